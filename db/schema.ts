@@ -1,0 +1,156 @@
+import { sql } from "drizzle-orm";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+// ─── Settings ────────────────────────────────────────────────────────────────
+// One row (id = 1). The JSON is validated by lib/settings/schema.ts on every read and write.
+export const settings = sqliteTable("settings", {
+  id: integer().primaryKey(),
+  data: text({ mode: "json" }).$type<unknown>().notNull(),
+  updatedAt: integer({ mode: "timestamp_ms" })
+    .notNull()
+    .$defaultFn(() => new Date()),
+});
+
+// ─── Judge panel runs ────────────────────────────────────────────────────────
+export const runStatuses = ["queued", "running", "done", "failed", "cancelled", "interrupted"] as const;
+export type RunStatus = (typeof runStatuses)[number];
+
+export type RunOptions = {
+  judges: string[];
+  n: number;
+  temperature: number;
+  concurrency: number;
+  noCache: boolean;
+};
+
+export const runs = sqliteTable(
+  "runs",
+  {
+    id: text().primaryKey(),
+    suitePath: text().notNull(),
+    suiteName: text().notNull(),
+    status: text({ enum: runStatuses }).notNull().default("queued"),
+    options: text({ mode: "json" }).$type<RunOptions>().notNull(),
+    totalTasks: integer().notNull().default(0),
+    error: text(),
+    /** process that owns the run while it is running; a dead owner means "interrupted" */
+    ownerPid: integer(),
+    cancelRequested: integer({ mode: "boolean" }).notNull().default(false),
+    createdAt: integer({ mode: "timestamp_ms" })
+      .notNull()
+      .$defaultFn(() => new Date()),
+    startedAt: integer({ mode: "timestamp_ms" }),
+    finishedAt: integer({ mode: "timestamp_ms" }),
+  },
+  (t) => [index("runs_created_at_idx").on(t.createdAt)],
+);
+
+/** What a run judged: a snapshot of each case, so a run page stays true after the suite changes. */
+export const runCases = sqliteTable(
+  "run_cases",
+  {
+    runId: text()
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    caseId: text().notNull(),
+    name: text().notNull(),
+    input: text({ mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    output: text().notNull(),
+    criteria: text({ mode: "json" }).$type<unknown[]>().notNull(),
+  },
+  (t) => [uniqueIndex("run_cases_run_id_case_id_idx").on(t.runId, t.caseId)],
+);
+
+export const taskStatuses = ["pending", "done", "error"] as const;
+
+/** One unit of work: case × criterion × judge × sample. `key` is stable so a run resumes. */
+export const tasks = sqliteTable(
+  "tasks",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    runId: text()
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    key: text().notNull(),
+    caseId: text().notNull(),
+    criterionId: text().notNull(),
+    judge: text().notNull(),
+    sampleIndex: integer().notNull(),
+    status: text({ enum: taskStatuses }).notNull().default("pending"),
+  },
+  (t) => [
+    uniqueIndex("tasks_run_id_key_idx").on(t.runId, t.key),
+    index("tasks_run_id_status_idx").on(t.runId, t.status),
+  ],
+);
+
+/** Exactly one per finished task (unique task_id): a score or a recorded error. */
+export const samples = sqliteTable(
+  "samples",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    taskId: integer()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    runId: text().notNull(),
+    caseId: text().notNull(),
+    criterionId: text().notNull(),
+    judge: text().notNull(),
+    sampleIndex: integer().notNull(),
+    score: real(),
+    reasoning: text(),
+    rawText: text(),
+    latencyMs: integer().notNull().default(0),
+    inputTokens: integer().notNull().default(0),
+    outputTokens: integer().notNull().default(0),
+    costUsd: real().notNull().default(0),
+    attempts: integer().notNull().default(1),
+    cached: integer({ mode: "boolean" }).notNull().default(false),
+    error: text(),
+    createdAt: integer({ mode: "timestamp_ms" })
+      .notNull()
+      .$defaultFn(() => new Date()),
+  },
+  (t) => [
+    uniqueIndex("samples_task_id_idx").on(t.taskId),
+    index("samples_run_id_case_id_idx").on(t.runId, t.caseId, t.criterionId),
+  ],
+);
+
+/** Aggregated verdict per case × criterion, recomputed from samples when a run finishes. */
+export const results = sqliteTable(
+  "results",
+  {
+    runId: text()
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    caseId: text().notNull(),
+    criterionId: text().notNull(),
+    finalScore: real(),
+    passed: integer({ mode: "boolean" }).notNull(),
+    consensusLevel: text(),
+    flagForReview: integer({ mode: "boolean" }).notNull().default(false),
+    data: text({ mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [uniqueIndex("results_run_id_case_id_criterion_id_idx").on(t.runId, t.caseId, t.criterionId)],
+);
+
+/** Model responses keyed by a hash of model, messages, parameters and sample index. */
+export const responseCache = sqliteTable("response_cache", {
+  key: text().primaryKey(),
+  text: text().notNull(),
+  inputTokens: integer().notNull().default(0),
+  outputTokens: integer().notNull().default(0),
+  createdAt: integer({ mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(unixepoch() * 1000)`),
+});
+
+// ─── Types ───────────────────────────────────────────────────────────────────
+export type Run = typeof runs.$inferSelect;
+export type NewRun = typeof runs.$inferInsert;
+export type Task = typeof tasks.$inferSelect;
+export type Sample = typeof samples.$inferSelect;
+export type NewSample = typeof samples.$inferInsert;
+export type ResultRow = typeof results.$inferSelect;
+export type RunCase = typeof runCases.$inferSelect;

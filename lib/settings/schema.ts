@@ -1,0 +1,118 @@
+import { z } from "zod";
+
+const modelId = z.string().trim().min(1, "Model id cannot be empty").max(200);
+const envVarName = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "Must be an environment variable name, like OPENROUTER_API_KEY");
+
+export const builtinProviderIds = ["openai", "anthropic", "google", "local", "mock"] as const;
+export type BuiltinProviderId = (typeof builtinProviderIds)[number];
+
+const providerToggle = z.object({
+  enabled: z.boolean(),
+  models: z.array(modelId).max(50),
+});
+
+export const customEndpointSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .regex(/^[a-z][a-z0-9-]{0,31}$/, "Lowercase letters, digits and dashes, starting with a letter")
+    .refine((n) => !(builtinProviderIds as readonly string[]).includes(n), "This name is taken by a built-in provider"),
+  baseUrl: z.url({ protocol: /^https?$/, error: "Must be an http(s) URL, like http://127.0.0.1:11434/v1" }),
+  apiKeyEnv: envVarName.optional().or(z.literal("").transform(() => undefined)),
+  enabled: z.boolean(),
+  models: z.array(modelId).max(50),
+});
+
+const verification = z.enum(["strict", "lenient"]);
+
+/** Seed 000's memory-judge block, with its defaults. */
+export const memoryJudgeSchema = z.object({
+  enabled: z.boolean().default(false),
+  model: modelId.default("anthropic:claude-haiku-4-5-20251001"),
+  timeout_per_call: z.number().positive().max(60).default(3.0),
+  fallback_top_k: z.int().min(0).max(20).default(2),
+  candidate_pool_size: z.int().min(1).max(100).default(15),
+  dual_verification: z.boolean().default(false),
+  include_conversation_context: z.boolean().default(true),
+  context_turns: z.int().min(0).max(50).default(5),
+  modes: z
+    .object({
+      auto: z.object({ verification, max_output: z.int().min(1).max(50) }),
+      search: z.object({ verification, max_output: z.int().min(1).max(50) }),
+    })
+    .default({ auto: { verification: "strict", max_output: 3 }, search: { verification: "lenient", max_output: 10 } }),
+});
+
+export const priceSchema = z.object({
+  inputPerMTok: z.number().min(0).max(10_000),
+  outputPerMTok: z.number().min(0).max(10_000),
+});
+
+export const settingsSchema = z.object({
+  providers: z.object({
+    openai: providerToggle,
+    anthropic: providerToggle,
+    google: providerToggle,
+    local: providerToggle,
+    mock: providerToggle,
+  }),
+  endpoints: z.array(customEndpointSchema).max(20),
+  judging: z.object({
+    samples: z.int("N must be a whole number").min(1, "N must be at least 1").max(10, "N must be at most 10"),
+    temperature: z.number().min(0, "Temperature must be ≥ 0").max(2, "Temperature must be ≤ 2"),
+    concurrency: z.int().min(1).max(256),
+    perProviderConcurrency: z.int().min(1).max(256),
+    timeoutMs: z.int().min(100).max(600_000),
+    maxRetries: z.int().min(0).max(10),
+  }),
+  memoryJudge: memoryJudgeSchema,
+  prices: z.record(modelId, priceSchema),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+export type CustomEndpoint = z.infer<typeof customEndpointSchema>;
+export type MemoryJudgeSettings = z.infer<typeof memoryJudgeSchema>;
+
+export const defaultSettings: Settings = {
+  providers: {
+    openai: { enabled: false, models: ["gpt-5-mini"] },
+    anthropic: { enabled: false, models: ["claude-sonnet-4-5"] },
+    google: { enabled: false, models: ["gemini-2.5-flash"] },
+    local: { enabled: false, models: ["llama3.1:8b"] },
+    mock: { enabled: true, models: ["judge"] },
+  },
+  endpoints: [],
+  judging: { samples: 3, temperature: 0.8, concurrency: 8, perProviderConcurrency: 4, timeoutMs: 60_000, maxRetries: 4 },
+  memoryJudge: memoryJudgeSchema.parse({}),
+  // USD per million tokens. Edit them in Settings: prices change, and these are only a start.
+  prices: {
+    "openai:gpt-5-mini": { inputPerMTok: 0.25, outputPerMTok: 2 },
+    "anthropic:claude-sonnet-4-5": { inputPerMTok: 3, outputPerMTok: 15 },
+    "anthropic:claude-haiku-4-5-20251001": { inputPerMTok: 1, outputPerMTok: 5 },
+    "google:gemini-2.5-flash": { inputPerMTok: 0.3, outputPerMTok: 2.5 },
+  },
+};
+
+/** Judges the settings enable, as `provider:model` ids. */
+export function enabledJudges(s: Settings): string[] {
+  const out: string[] = [];
+  for (const id of builtinProviderIds) {
+    const p = s.providers[id];
+    if (p.enabled) for (const m of p.models) out.push(`${id}:${m}`);
+  }
+  for (const e of s.endpoints) if (e.enabled) for (const m of e.models) out.push(`${e.name}:${m}`);
+  return out;
+}
+
+/** Zod issues as `{ "judging.samples": "N must be at most 10" }`, first message per path. */
+export function fieldErrorsOf(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.map(String).join(".") || "_";
+    out[key] ??= issue.message;
+  }
+  return out;
+}

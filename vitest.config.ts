@@ -1,0 +1,12 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(__dirname) } },
+  test: {
+    include: ["lib/**/*.test.ts", "db/**/*.test.ts", "criteria/**/*.test.ts", "test/**/*.test.ts"],
+    environment: "node",
+    testTimeout: 30_000,
+    pool: "forks",
+  },
+});
