@@ -141,9 +141,7 @@ export const responseCache = sqliteTable("response_cache", {
   text: text().notNull(),
   inputTokens: integer().notNull().default(0),
   outputTokens: integer().notNull().default(0),
-  createdAt: integer({ mode: "timestamp_ms" })
-    .notNull()
-    .default(sql`(unixepoch() * 1000)`),
+  createdAt: integer({ mode: "timestamp_ms" }).notNull().default(sql`(unixepoch() * 1000)`),
 });
 
 // ─── Types ───────────────────────────────────────────────────────────────────

@@ -45,7 +45,7 @@ export async function callModel(opts: CallOptions): Promise<CallResult> {
     } catch (err) {
       if (opts.signal?.aborted) throw opts.signal.reason ?? err;
       const wait = retryDelayMs(err, attempt);
-      if (wait === undefined || attempt > opts.maxRetries) throw describe(err, attempt);
+      if (wait === undefined || attempt > opts.maxRetries) throw finalError(err, attempt);
       await sleep(wait, opts.signal);
     }
   }
@@ -72,7 +72,11 @@ async function attemptOnce(opts: CallOptions): Promise<Omit<CallResult, "latency
   } catch (err) {
     // The model answered, but not with schema-valid JSON: keep its text for the fallback parser.
     if (NoObjectGeneratedError.isInstance(err) && err.text !== undefined) {
-      return { text: err.text, inputTokens: err.usage?.inputTokens ?? 0, outputTokens: err.usage?.outputTokens ?? 0 };
+      return {
+        text: err.text,
+        inputTokens: err.usage?.inputTokens ?? 0,
+        outputTokens: err.usage?.outputTokens ?? 0,
+      };
     }
     if (timeout.aborted && !opts.signal?.aborted) {
       throw new JuryError("timeout", `No answer within ${opts.timeoutMs} ms`);
@@ -109,7 +113,7 @@ export function retryAfterMs(headers: Record<string, string> | undefined): numbe
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-function describe(err: unknown, attempts: number): Error {
+function finalError(err: unknown, attempts: number): Error {
   const base =
     err instanceof JuryError
       ? err.message
@@ -118,7 +122,10 @@ function describe(err: unknown, attempts: number): Error {
         : err instanceof Error
           ? truncate(err.message, 300)
           : String(err);
-  const e = new JuryError(err instanceof JuryError ? err.code : "call_failed", `${base} (after ${attempts} attempt${attempts === 1 ? "" : "s"})`);
+  const e = new JuryError(
+    err instanceof JuryError ? err.code : "call_failed",
+    `${base} (after ${attempts} attempt${attempts === 1 ? "" : "s"})`,
+  );
   return e;
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callModel } from "../judging/call-model";
 import { defaultSettings } from "../settings/schema";
-import { startScriptedServer, type ScriptedServer } from "../testing/scripted-server";
+import { type ScriptedServer, startScriptedServer } from "../testing/scripted-server";
 import { getModel, keyPresence, parseJudgeId } from "./get-model";
 
 let server: ScriptedServer;
@@ -149,7 +149,13 @@ describe("provider resolution", () => {
     const settings = {
       ...defaultSettings,
       endpoints: [
-        { name: "openrouter", baseUrl: "https://openrouter.example/api/v1", apiKeyEnv: "OPENROUTER_KEY", enabled: true, models: ["x"] },
+        {
+          name: "openrouter",
+          baseUrl: "https://openrouter.example/api/v1",
+          apiKeyEnv: "OPENROUTER_KEY",
+          enabled: true,
+          models: ["x"],
+        },
       ],
     };
     expect(() => getModel("openrouter:x", { settings, env: {} })).toThrow(/OPENROUTER_KEY/);

@@ -21,7 +21,10 @@ export const LOCAL_API_KEY_ENV = "JURY_LOCAL_API_KEY";
 export function parseJudgeId(id: string): { provider: string; model: string } {
   const i = id.indexOf(":");
   if (i <= 0 || i === id.length - 1) {
-    throw new JuryError("invalid:judge", `Judge "${id}" must be written provider:model, like openai:gpt-5-mini`);
+    throw new JuryError(
+      "invalid:judge",
+      `Judge "${id}" must be written provider:model, like openai:gpt-5-mini`,
+    );
   }
   return { provider: id.slice(0, i), model: id.slice(i + 1) };
 }
@@ -74,7 +77,12 @@ function materialFor(provider: string, env: Env, endpoint?: Settings["endpoints"
   return [];
 }
 
-function build(provider: string, model: string, env: Env, endpoint?: Settings["endpoints"][number]): LanguageModel {
+function build(
+  provider: string,
+  model: string,
+  env: Env,
+  endpoint?: Settings["endpoints"][number],
+): LanguageModel {
   switch (provider) {
     case "openai":
       return createOpenAI({ apiKey: requireEnv(env, providerKeyEnv.openai, provider) })(model);

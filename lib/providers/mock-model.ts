@@ -81,7 +81,8 @@ function fill(schema: JsonSchema, h: number, bounds: [number, number]): unknown 
     case "object": {
       const out: Record<string, unknown> = {};
       let i = 0;
-      for (const [k, v] of Object.entries(schema.properties ?? {})) out[k] = fill(v, hashString(`${h}:${i++}:${k}`), bounds);
+      for (const [k, v] of Object.entries(schema.properties ?? {}))
+        out[k] = fill(v, hashString(`${h}:${i++}:${k}`), bounds);
       return out;
     }
     case "array":

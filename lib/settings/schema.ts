@@ -19,7 +19,10 @@ export const customEndpointSchema = z.object({
     .string()
     .trim()
     .regex(/^[a-z][a-z0-9-]{0,31}$/, "Lowercase letters, digits and dashes, starting with a letter")
-    .refine((n) => !(builtinProviderIds as readonly string[]).includes(n), "This name is taken by a built-in provider"),
+    .refine(
+      (n) => !(builtinProviderIds as readonly string[]).includes(n),
+      "This name is taken by a built-in provider",
+    ),
   baseUrl: z.url({ protocol: /^https?$/, error: "Must be an http(s) URL, like http://127.0.0.1:11434/v1" }),
   apiKeyEnv: envVarName.optional().or(z.literal("").transform(() => undefined)),
   enabled: z.boolean(),
@@ -43,7 +46,10 @@ export const memoryJudgeSchema = z.object({
       auto: z.object({ verification, max_output: z.int().min(1).max(50) }),
       search: z.object({ verification, max_output: z.int().min(1).max(50) }),
     })
-    .default({ auto: { verification: "strict", max_output: 3 }, search: { verification: "lenient", max_output: 10 } }),
+    .default({
+      auto: { verification: "strict", max_output: 3 },
+      search: { verification: "lenient", max_output: 10 },
+    }),
 });
 
 export const priceSchema = z.object({
@@ -85,7 +91,14 @@ export const defaultSettings: Settings = {
     mock: { enabled: true, models: ["judge"] },
   },
   endpoints: [],
-  judging: { samples: 3, temperature: 0.8, concurrency: 8, perProviderConcurrency: 4, timeoutMs: 60_000, maxRetries: 4 },
+  judging: {
+    samples: 3,
+    temperature: 0.8,
+    concurrency: 8,
+    perProviderConcurrency: 4,
+    timeoutMs: 60_000,
+    maxRetries: 4,
+  },
   memoryJudge: memoryJudgeSchema.parse({}),
   // USD per million tokens. Edit them in Settings: prices change, and these are only a start.
   prices: {

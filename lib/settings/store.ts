@@ -12,7 +12,8 @@ export function readSettings(db: Db): Settings {
   if (!row) return defaultSettings;
   const merged = deepMerge(defaultSettings, row.data);
   // A stored price table replaces the defaults: a price the user deleted stays deleted.
-  if (isPlainObject(row.data) && isPlainObject(row.data.prices)) merged.prices = row.data.prices as Settings["prices"];
+  if (isPlainObject(row.data) && isPlainObject(row.data.prices))
+    merged.prices = row.data.prices as Settings["prices"];
   const parsed = settingsSchema.safeParse(merged);
   return parsed.success ? parsed.data : defaultSettings;
 }
@@ -32,6 +33,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 function deepMerge<T>(base: T, over: unknown): T {
   if (!isPlainObject(base) || !isPlainObject(over)) return (over === undefined ? base : over) as T;
   const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = k in base ? deepMerge((base as Record<string, unknown>)[k], v) : v;
+  for (const [k, v] of Object.entries(over))
+    out[k] = k in base ? deepMerge((base as Record<string, unknown>)[k], v) : v;
   return out as T;
 }

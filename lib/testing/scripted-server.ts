@@ -70,7 +70,12 @@ function completion(model: string, content: string, promptText: string) {
 }
 
 function streamChunks(model: string, content: string, promptText: string): string {
-  const base = { id: "chatcmpl-stream", object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model };
+  const base = {
+    id: "chatcmpl-stream",
+    object: "chat.completion.chunk",
+    created: Math.floor(Date.now() / 1000),
+    model,
+  };
   const done = completion(model, content, promptText);
   const events = [
     { ...base, choices: [{ index: 0, delta: { role: "assistant", content }, finish_reason: null }] },
@@ -79,7 +84,10 @@ function streamChunks(model: string, content: string, promptText: string): strin
   return `${events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("")}data: [DONE]\n\n`;
 }
 
-export async function startScriptedServer(script?: Script, opts: { port?: number } = {}): Promise<ScriptedServer> {
+export async function startScriptedServer(
+  script?: Script,
+  opts: { port?: number } = {},
+): Promise<ScriptedServer> {
   let current: Script = script ?? (() => ({ json: { score: 7, reasoning: "scripted default" } }));
   const queue: Reply[] = [];
   const requests: ScriptRequest[] = [];
@@ -160,7 +168,9 @@ function send(res: http.ServerResponse, reply: Reply, req: ScriptRequest): void 
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (reply.retryAfter !== undefined) headers["retry-after"] = String(reply.retryAfter);
     res.writeHead(reply.status, headers);
-    res.end(JSON.stringify({ error: { message: reply.message ?? `scripted ${reply.status}`, type: "scripted" } }));
+    res.end(
+      JSON.stringify({ error: { message: reply.message ?? `scripted ${reply.status}`, type: "scripted" } }),
+    );
     return;
   }
   if ("malformed" in reply) {
@@ -175,7 +185,10 @@ function send(res: http.ServerResponse, reply: Reply, req: ScriptRequest): void 
   }
   if ("truncate" in reply) {
     const full = JSON.stringify(completion(req.model, reply.truncate, req.text));
-    res.writeHead(200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(full)) });
+    res.writeHead(200, {
+      "content-type": "application/json",
+      "content-length": String(Buffer.byteLength(full)),
+    });
     res.write(full.slice(0, Math.floor(full.length / 2)));
     res.socket?.destroy();
     return;

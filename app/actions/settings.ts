@@ -1,0 +1,32 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { getDb } from "@/db/client";
+import type { ActionResult } from "@/lib/action-result";
+import { fieldErrorsOf, type Settings, settingsSchema } from "@/lib/settings/schema";
+import { writeSettings } from "@/lib/settings/store";
+
+export type SaveSettingsState = ActionResult<{ savedAt: number }> | null;
+
+export async function saveSettings(_prev: SaveSettingsState, formData: FormData): Promise<SaveSettingsState> {
+  const raw = formData.get("payload");
+  let input: unknown;
+  try {
+    input = JSON.parse(typeof raw === "string" ? raw : "");
+  } catch {
+    return { ok: false, error: "The form sent no readable settings.", fieldErrors: {} };
+  }
+  const parsed = settingsSchema.safeParse(input);
+  if (!parsed.success) {
+    const fieldErrors = fieldErrorsOf(parsed.error);
+    const n = Object.keys(fieldErrors).length;
+    return {
+      ok: false,
+      error: `Nothing saved: ${n} field${n === 1 ? "" : "s"} need${n === 1 ? "s" : ""} fixing.`,
+      fieldErrors,
+    };
+  }
+  writeSettings(getDb(), parsed.data satisfies Settings);
+  revalidatePath("/", "layout");
+  return { ok: true, data: { savedAt: Date.now() } };
+}

@@ -1,0 +1,28 @@
+import { connection } from "next/server";
+import { KeyStatus } from "@/components/settings/key-status";
+import { SettingsForm } from "@/components/settings/settings-form";
+import { Card, PageTitle } from "@/components/ui/card";
+import { getDb } from "@/db/client";
+import { keyPresence } from "@/lib/providers/get-model";
+import { readSettings } from "@/lib/settings/store";
+
+export default async function SettingsPage() {
+  await connection();
+  const settings = readSettings(getDb());
+  const endpointKeys = settings.endpoints.flatMap((e) => (e.apiKeyEnv ? [e.apiKeyEnv] : []));
+  const keys = [
+    ...keyPresence(),
+    ...endpointKeys.map((name) => ({ name, present: Boolean(process.env[name]) })),
+  ];
+  return (
+    <div className="space-y-4">
+      <PageTitle>Settings</PageTitle>
+      <Card title="API keys in the server's environment (values are never shown)">
+        <KeyStatus keys={keys} />
+      </Card>
+      <Card>
+        <SettingsForm initial={settings} />
+      </Card>
+    </div>
+  );
+}

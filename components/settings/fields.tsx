@@ -1,0 +1,199 @@
+"use client";
+
+import type { ReactNode } from "react";
+
+export type FieldProps = { id: string; label: string; error?: string; hint?: ReactNode };
+
+const inputClass =
+  "w-full rounded border border-zinc-300 bg-white px-2 py-1 text-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 aria-[invalid=true]:border-red-500";
+
+export function FieldError({ id, error }: { id: string; error?: string }) {
+  if (!error) return null;
+  return (
+    <p id={`${id}-error`} role="alert" data-testid={`error-${id}`} className="mt-1 text-xs text-red-600">
+      {error}
+    </p>
+  );
+}
+
+export function NumberField({
+  id,
+  label,
+  error,
+  hint,
+  value,
+  onChange,
+  step,
+  min,
+  max,
+}: FieldProps & { value: number; onChange: (v: number) => void; step?: number; min?: number; max?: number }) {
+  return (
+    <div>
+      <label htmlFor={id} className="block text-xs font-medium text-zinc-700">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={id}
+        type="number"
+        inputMode="decimal"
+        className={inputClass}
+        value={Number.isFinite(value) ? value : ""}
+        step={step ?? "any"}
+        min={min}
+        max={max}
+        aria-invalid={Boolean(error)}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(e) => onChange(e.currentTarget.value === "" ? Number.NaN : Number(e.currentTarget.value))}
+      />
+      {hint && <p className="mt-1 text-xs text-zinc-500">{hint}</p>}
+      <FieldError id={id} error={error} />
+    </div>
+  );
+}
+
+export function TextField({
+  id,
+  label,
+  error,
+  hint,
+  value,
+  onChange,
+  placeholder,
+}: FieldProps & { value: string; onChange: (v: string) => void; placeholder?: string }) {
+  return (
+    <div>
+      <label htmlFor={id} className="block text-xs font-medium text-zinc-700">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={id}
+        type="text"
+        className={inputClass}
+        value={value}
+        placeholder={placeholder}
+        aria-invalid={Boolean(error)}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(e) => onChange(e.currentTarget.value)}
+      />
+      {hint && <p className="mt-1 text-xs text-zinc-500">{hint}</p>}
+      <FieldError id={id} error={error} />
+    </div>
+  );
+}
+
+export function Toggle({
+  id,
+  label,
+  checked,
+  onChange,
+}: {
+  id: string;
+  label: ReactNode;
+  checked: boolean;
+  onChange: (v: boolean) => void;
+}) {
+  return (
+    <label htmlFor={id} className="inline-flex items-center gap-2 text-sm">
+      <input
+        id={id}
+        name={id}
+        type="checkbox"
+        className="h-4 w-4 accent-indigo-600"
+        checked={checked}
+        onChange={(e) => onChange(e.currentTarget.checked)}
+      />
+      {label}
+    </label>
+  );
+}
+
+export function SelectField<T extends string>({
+  id,
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: T;
+  options: readonly T[];
+  onChange: (v: T) => void;
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className="block text-xs font-medium text-zinc-700">
+        {label}
+      </label>
+      <select
+        id={id}
+        name={id}
+        className={inputClass}
+        value={value}
+        onChange={(e) => onChange(e.currentTarget.value as T)}
+      >
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** A list of model ids, one input each, with add and remove. */
+export function ModelList({
+  id,
+  models,
+  errors,
+  onChange,
+}: {
+  id: string;
+  models: string[];
+  errors: (path: string) => string | undefined;
+  onChange: (v: string[]) => void;
+}) {
+  return (
+    <div className="space-y-1">
+      {models.map((m, i) => {
+        const fid = `${id}.${i}`;
+        const error = errors(`${id}.${i}`);
+        return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place
+          <div key={i}>
+            <div className="flex gap-1">
+              <input
+                id={fid}
+                aria-label={`Model id ${i + 1}`}
+                className={inputClass}
+                value={m}
+                aria-invalid={Boolean(error)}
+                onChange={(e) => onChange(models.map((x, j) => (j === i ? e.currentTarget.value : x)))}
+              />
+              <button
+                type="button"
+                className="rounded px-2 text-sm text-zinc-500 hover:bg-zinc-100"
+                aria-label={`Remove model ${m || i + 1}`}
+                onClick={() => onChange(models.filter((_, j) => j !== i))}
+              >
+                ×
+              </button>
+            </div>
+            <FieldError id={fid} error={error} />
+          </div>
+        );
+      })}
+      <button
+        type="button"
+        data-testid={`${id}-add`}
+        className="text-xs text-indigo-700 hover:underline"
+        onClick={() => onChange([...models, ""])}
+      >
+        + add model
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+"use client";
+
+import { useActionState, useEffect, useState } from "react";
+import { type SaveSettingsState, saveSettings } from "@/app/actions/settings";
+import type { Settings } from "@/lib/settings/schema";
+import { JudgingSection } from "./judging-section";
+import { MemoryJudgeSection } from "./memory-judge-section";
+import { PriceSection } from "./price-section";
+import { ProviderSection } from "./provider-section";
+import { updateAt } from "./update-at";
+
+export type SettingsSection = "providers" | "judging" | "memoryJudge" | "prices";
+
+type Props = {
+  initial: Settings;
+  sections?: SettingsSection[];
+  /** called on every edit, so a caller can show estimates that follow the form */
+  onDraftChange?: (draft: Settings) => void;
+  onSaved?: () => void;
+};
+
+export function SettingsForm({
+  initial,
+  sections = ["providers", "judging", "memoryJudge", "prices"],
+  onDraftChange,
+  onSaved,
+}: Props) {
+  const [draft, setDraft] = useState<Settings>(initial);
+  const [state, action, pending] = useActionState<SaveSettingsState, FormData>(saveSettings, null);
+  const [dirty, setDirty] = useState(false);
+
+  useEffect(() => {
+    if (state?.ok) {
+      setDirty(false);
+      onSaved?.();
+    }
+  }, [state, onSaved]);
+
+  const set = (path: string, v: unknown) => {
+    const next = updateAt(draft, path, v);
+    setDraft(next);
+    setDirty(true);
+    onDraftChange?.(next);
+  };
+  const fieldErrors = state && !state.ok ? state.fieldErrors : {};
+  const err = (path: string) => fieldErrors[path];
+
+  return (
+    <form action={action} className="space-y-6" data-testid="settings-form">
+      <input type="hidden" name="payload" value={JSON.stringify(draft)} />
+      {sections.includes("providers") && (
+        <ProviderSection value={draft} set={set} err={err} showEndpoints={sections.length > 2} />
+      )}
+      {sections.includes("judging") && <JudgingSection value={draft} set={set} err={err} />}
+      {sections.includes("memoryJudge") && <MemoryJudgeSection value={draft} set={set} err={err} />}
+      {sections.includes("prices") && <PriceSection value={draft} set={set} err={err} />}
+      <div className="sticky bottom-0 flex items-center gap-3 border-t border-zinc-200 bg-white py-3">
+        <button
+          type="submit"
+          disabled={pending}
+          data-testid="settings-save"
+          className="rounded bg-indigo-600 px-4 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
+        >
+          {pending ? "Saving…" : "Save settings"}
+        </button>
+        <output data-testid="settings-status" className="text-sm" aria-live="polite">
+          {state?.ok && !dirty && <span className="text-green-700">Saved.</span>}
+          {state && !state.ok && <span className="text-red-700">{state.error}</span>}
+          {dirty && !pending && !(state && !state.ok) && (
+            <span className="text-zinc-500">Unsaved changes</span>
+          )}
+        </output>
+      </div>
+    </form>
+  );
+}

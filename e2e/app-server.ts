@@ -1,0 +1,71 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+
+/** Starts the app the way a user does (`npm start`) on its own port and database, for restart tests. */
+export async function startApp(opts: {
+  port: number;
+  db: string;
+  env?: Record<string, string>;
+}): Promise<ChildProcess> {
+  const child = spawn("npm", ["start"], {
+    env: {
+      ...process.env,
+      PORT: String(opts.port),
+      JURY_DB: opts.db,
+      NEXT_TELEMETRY_DISABLED: "1",
+      ...opts.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let log = "";
+  child.stdout?.on("data", (d) => (log += d));
+  child.stderr?.on("data", (d) => (log += d));
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${opts.port}/`);
+      if (r.ok) return child;
+    } catch {}
+    if (child.exitCode !== null) throw new Error(`app exited early:\n${log}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`app did not answer on ${opts.port}:\n${log}`);
+}
+
+export async function stopApp(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || !child.pid) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  process.kill(-child.pid, "SIGTERM");
+  await exited;
+}
+
+/** Local addresses (as "a.b.c.d") listening on a TCP port, read from /proc/net/tcp. */
+export function listeningAddresses(port: number): string[] {
+  const out: string[] = [];
+  for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    if (!fs.existsSync(file)) continue;
+    for (const line of fs.readFileSync(file, "utf8").split("\n").slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols.length < 4 || cols[3] !== "0A") continue; // 0A = LISTEN
+      const [addrHex, portHex] = cols[1].split(":");
+      if (Number.parseInt(portHex, 16) !== port) continue;
+      if (addrHex.length === 8) {
+        const b = addrHex
+          .match(/../g)!
+          .map((h) => Number.parseInt(h, 16))
+          .reverse();
+        out.push(b.join("."));
+      } else {
+        out.push(
+          addrHex === "00000000000000000000000000000000"
+            ? "::"
+            : addrHex === "0000000000000000FFFF00000100007F"
+              ? "127.0.0.1"
+              : `v6:${addrHex}`,
+        );
+      }
+    }
+  }
+  return out;
+}

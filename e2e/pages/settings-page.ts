@@ -1,0 +1,34 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+
+/** Page object for /settings (and the same form inside the runs page's modal). */
+export class SettingsPage {
+  constructor(
+    readonly page: Page,
+    readonly root: Locator = page.getByTestId("settings-form"),
+  ) {}
+
+  async goto() {
+    await this.page.goto("/settings");
+    await expect(this.root).toBeVisible();
+  }
+
+  field(path: string) {
+    return this.root.locator(`[id="${path}"]`);
+  }
+
+  error(path: string) {
+    return this.root.getByTestId(`error-${path}`);
+  }
+
+  async fill(path: string, value: string) {
+    await this.field(path).fill(value);
+  }
+
+  async save() {
+    await this.root.getByTestId("settings-save").click();
+  }
+
+  status() {
+    return this.root.getByTestId("settings-status");
+  }
+}

@@ -1,0 +1,36 @@
+import { expect, test } from "@playwright/test";
+import { CANARY_KEY } from "./constants";
+
+const pages = ["/", "/runs", "/memory", "/reviews", "/criteria", "/settings"];
+
+test("no page's HTML, RSC payload or JS chunk contains the API key", async ({ page, request }) => {
+  const bodies: { url: string; body: string }[] = [];
+  page.on("response", async (res) => {
+    try {
+      bodies.push({ url: res.url(), body: await res.text() });
+    } catch {}
+  });
+  for (const p of pages) {
+    await page.goto(p);
+    await page.waitForLoadState("networkidle");
+    // the RSC payload, as the client router fetches it
+    const rsc = await request.get(p, { headers: { RSC: "1" } });
+    bodies.push({ url: `${p} (RSC)`, body: await rsc.text() });
+  }
+  // every JS chunk the pages referenced
+  const chunkUrls = new Set<string>();
+  for (const b of bodies)
+    for (const m of b.body.matchAll(/\/_next\/static\/[^"'\s)]+\.js/g)) chunkUrls.add(m[0]);
+  for (const u of chunkUrls) bodies.push({ url: u, body: await (await request.get(u)).text() });
+
+  expect(bodies.length).toBeGreaterThan(pages.length * 2);
+  expect(chunkUrls.size).toBeGreaterThan(0);
+  const leaks = bodies.filter((b) => b.body.includes(CANARY_KEY)).map((b) => b.url);
+  expect(leaks).toEqual([]);
+
+  // the settings page does say the key is present
+  await page.goto("/settings");
+  await expect(page.getByTestId("key-status").locator("li", { hasText: "OPENAI_API_KEY" })).toContainText(
+    "set",
+  );
+});

@@ -1,0 +1,24 @@
+// Starts the scripted OpenAI-compatible server as its own process (for e2e tests and benchmarks).
+// Default script: a judge answering {score, reasoning} inside the prompt's scale, varying per call.
+import { hashString } from "../providers/mock-model";
+import { startScriptedServer } from "./scripted-server";
+
+const port = Number(process.env.SCRIPTED_PORT ?? 0);
+const latency = Number(process.env.SCRIPTED_LATENCY_MS ?? 0);
+
+const server = await startScriptedServer(
+  (req) => {
+    const scale = /scale of\s*(-?\d+)\s*(?:-|to|–)\s*(-?\d+)/i.exec(req.text);
+    const [lo, hi] = scale ? [Number(scale[1]), Number(scale[2])] : [1, 10];
+    const h = hashString(`${req.text}#${req.index}`);
+    const score = lo + (h % (hi - lo + 1));
+    return {
+      delayMs: latency,
+      json: { score, reasoning: `Scripted judge: call ${req.index} gives ${score} of ${hi}.` },
+    };
+  },
+  { port },
+);
+process.stdout.write(`${JSON.stringify({ url: server.url, baseURL: server.baseURL, port: server.port })}\n`);
+for (const sig of ["SIGINT", "SIGTERM"] as const)
+  process.on(sig, () => server.close().then(() => process.exit(0)));
