@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 process.env.JURY_MIGRATIONS ??= join(root, "db", "migrations");
+process.env.JURY_CRITERIA_DIR ??= join(root, "criteria");
 const entry = join(root, "dist", "cli.mjs");
 if (!existsSync(entry)) {
   process.stderr.write(

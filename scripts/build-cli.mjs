@@ -1,6 +1,8 @@
 // Bundles the CLI (and the scripted test server) into dist/ so `jury` starts without a TypeScript loader.
 import { build } from "esbuild";
 
+import "./gen-criteria-registry.mjs";
+
 await build({
   entryPoints: { cli: "lib/cli/main.ts", "scripted-server": "lib/testing/scripted-server-main.ts" },
   outdir: "dist",

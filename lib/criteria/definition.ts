@@ -9,7 +9,10 @@ export type DeterministicContext = {
   input: CaseInput;
 };
 export type DeterministicResult = { score: number; details: string };
-export type DeterministicFn = (ctx: DeterministicContext, params: Record<string, unknown>) => DeterministicResult;
+export type DeterministicFn = (
+  ctx: DeterministicContext,
+  params: Record<string, unknown>,
+) => DeterministicResult;
 
 export type CaseInput = { prompt?: string; profile?: unknown; context?: string; reference?: string };
 
@@ -51,9 +54,13 @@ export const deterministicCriterionSchema = z.object({
   function: z.string().regex(/^[A-Za-z_$][\w$]*$/, "the name of a function exported by logic.ts"),
 });
 
-export const criterionSchema = z.discriminatedUnion("type", [llmCriterionSchema, deterministicCriterionSchema], {
-  error: (iss) => (iss.code === "invalid_union" ? 'type must be "llm" or "deterministic"' : undefined),
-});
+export const criterionSchema = z.discriminatedUnion(
+  "type",
+  [llmCriterionSchema, deterministicCriterionSchema],
+  {
+    error: (iss) => (iss.code === "invalid_union" ? 'type must be "llm" or "deterministic"' : undefined),
+  },
+);
 
 export type LlmCriterion = z.infer<typeof llmCriterionSchema>;
 export type DeterministicCriterion = z.infer<typeof deterministicCriterionSchema>;

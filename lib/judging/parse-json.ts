@@ -46,7 +46,9 @@ function firstBalancedObject(s: string): string | undefined {
   return undefined;
 }
 
-export type ParsedJudgment = { ok: true; score: number; reasoning: string; extra: Record<string, unknown> } | { ok: false; error: string };
+export type ParsedJudgment =
+  | { ok: true; score: number; reasoning: string; extra: Record<string, unknown> }
+  | { ok: false; error: string };
 
 /** A judge's answer to {score, reasoning}. A score outside the scale is an error, never clamped. */
 export function parseJudgment(text: string, scale: readonly [number, number]): ParsedJudgment {
@@ -56,8 +58,10 @@ export function parseJudgment(text: string, scale: readonly [number, number]): P
   }
   const obj = value as Record<string, unknown>;
   const raw = obj.score;
-  const score = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : Number.NaN;
-  if (!Number.isFinite(score)) return { ok: false, error: `"score" is missing or not a number: ${JSON.stringify(raw)}` };
+  const score =
+    typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : Number.NaN;
+  if (!Number.isFinite(score))
+    return { ok: false, error: `"score" is missing or not a number: ${JSON.stringify(raw)}` };
   if (score < scale[0] || score > scale[1]) {
     return { ok: false, error: `score ${score} is outside the scale ${scale[0]}–${scale[1]}` };
   }

@@ -29,12 +29,22 @@ export function responseJsonSchema(c: LlmCriterion): Record<string, unknown> {
 }
 
 /** The judge prompt: the criterion's template, the hint, then the case's input and output as data. */
-export function buildJudgePrompt(c: LlmCriterion, input: CaseInput, output: string, hint?: string): JudgeRequest {
+export function buildJudgePrompt(
+  c: LlmCriterion,
+  input: CaseInput,
+  output: string,
+  hint?: string,
+): JudgeRequest {
   const parts = [c.prompt_template];
   if (hint) parts.push(`Evaluation focus: ${hint}`);
   if (input.prompt) parts.push(dataBlock("user_prompt", input.prompt));
   if (input.profile !== undefined) {
-    parts.push(dataBlock("profile", typeof input.profile === "string" ? input.profile : JSON.stringify(input.profile, null, 2)));
+    parts.push(
+      dataBlock(
+        "profile",
+        typeof input.profile === "string" ? input.profile : JSON.stringify(input.profile, null, 2),
+      ),
+    );
   }
   if (input.context) parts.push(dataBlock("context", input.context));
   if (input.reference) parts.push(dataBlock("reference_answer", input.reference));

@@ -1,0 +1,237 @@
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "../client";
+import {
+  type NewSample,
+  type RunOptions,
+  type RunStatus,
+  responseCache,
+  results,
+  runCases,
+  runs,
+  samples,
+  tasks,
+} from "../schema";
+
+export type NewRunPlan = {
+  id: string;
+  suitePath: string;
+  suiteName: string;
+  options: RunOptions;
+  cases: {
+    caseId: string;
+    name: string;
+    input: Record<string, unknown>;
+    output: string;
+    criteria: unknown[];
+  }[];
+  tasks: { key: string; caseId: string; criterionId: string; judge: string; sampleIndex: number }[];
+};
+
+/** Inserts a run with its case snapshots and task rows in one transaction. */
+export function insertRun(db: Db, plan: NewRunPlan): void {
+  db.transaction((tx) => {
+    tx.insert(runs)
+      .values({
+        id: plan.id,
+        suitePath: plan.suitePath,
+        suiteName: plan.suiteName,
+        options: plan.options,
+        totalTasks: plan.tasks.length,
+      })
+      .run();
+    for (const c of plan.cases)
+      tx.insert(runCases)
+        .values({ runId: plan.id, ...c })
+        .run();
+    for (let i = 0; i < plan.tasks.length; i += 500) {
+      tx.insert(tasks)
+        .values(plan.tasks.slice(i, i + 500).map((t) => ({ runId: plan.id, ...t })))
+        .run();
+    }
+  });
+}
+
+export function getRunById(db: Db, { id }: { id: string }) {
+  return db.select().from(runs).where(eq(runs.id, id)).get();
+}
+
+export function listRuns(db: Db, { limit = 100 }: { limit?: number } = {}) {
+  return db.select().from(runs).orderBy(desc(runs.createdAt)).limit(limit).all();
+}
+
+export function getRunCases(db: Db, { runId }: { runId: string }) {
+  return db.select().from(runCases).where(eq(runCases.runId, runId)).orderBy(asc(runCases.caseId)).all();
+}
+
+export function getPendingTasks(db: Db, { runId }: { runId: string }) {
+  return db
+    .select()
+    .from(tasks)
+    .where(and(eq(tasks.runId, runId), eq(tasks.status, "pending")))
+    .orderBy(asc(tasks.id))
+    .all();
+}
+
+export function getRunSamples(db: Db, { runId }: { runId: string }) {
+  return db.select().from(samples).where(eq(samples.runId, runId)).orderBy(asc(samples.id)).all();
+}
+
+export function getRunResults(db: Db, { runId }: { runId: string }) {
+  return db.select().from(results).where(eq(results.runId, runId)).all();
+}
+
+export function getRunTasks(db: Db, { runId }: { runId: string }) {
+  return db.select().from(tasks).where(eq(tasks.runId, runId)).all();
+}
+
+export type RunProgress = { total: number; done: number; errors: number; pending: number; costUsd: number };
+
+export function getRunProgress(db: Db, { runId }: { runId: string }): RunProgress {
+  const row = db
+    .select({
+      total: sql<number>`count(*)`,
+      done: sql<number>`coalesce(sum(case when ${tasks.status} = 'done' then 1 else 0 end), 0)`,
+      errors: sql<number>`coalesce(sum(case when ${tasks.status} = 'error' then 1 else 0 end), 0)`,
+    })
+    .from(tasks)
+    .where(eq(tasks.runId, runId))
+    .get();
+  const cost = db
+    .select({ c: sql<number>`coalesce(sum(${samples.costUsd}), 0)` })
+    .from(samples)
+    .where(eq(samples.runId, runId))
+    .get();
+  const total = row?.total ?? 0;
+  const done = row?.done ?? 0;
+  const errors = row?.errors ?? 0;
+  return { total, done, errors, pending: total - done - errors, costUsd: cost?.c ?? 0 };
+}
+
+export function setRunStatus(
+  db: Db,
+  {
+    id,
+    status,
+    error,
+    ownerPid,
+  }: { id: string; status: RunStatus; error?: string | null; ownerPid?: number | null },
+): void {
+  const now = new Date();
+  const finished =
+    status === "done" || status === "failed" || status === "cancelled" || status === "interrupted";
+  db.update(runs)
+    .set({
+      status,
+      ...(error !== undefined ? { error } : {}),
+      ...(ownerPid !== undefined ? { ownerPid } : {}),
+      ...(status === "running" ? { startedAt: now, finishedAt: null, cancelRequested: false } : {}),
+      ...(finished ? { finishedAt: now } : {}),
+    })
+    .where(eq(runs.id, id))
+    .run();
+}
+
+export function requestCancel(db: Db, { id }: { id: string }): boolean {
+  const r = db
+    .update(runs)
+    .set({ cancelRequested: true })
+    .where(and(eq(runs.id, id), inArray(runs.status, ["queued", "running"])))
+    .run();
+  return r.changes > 0;
+}
+
+export function isCancelRequested(db: Db, { id }: { id: string }): boolean {
+  return db.select({ c: runs.cancelRequested }).from(runs).where(eq(runs.id, id)).get()?.c ?? false;
+}
+
+/** Runs marked running whose owning process is gone become "interrupted" (they can be resumed). */
+export function markInterruptedRuns(db: Db, isAlive: (pid: number) => boolean): number {
+  const stuck = db
+    .select({ id: runs.id, pid: runs.ownerPid })
+    .from(runs)
+    .where(inArray(runs.status, ["running", "queued"]))
+    .all();
+  let n = 0;
+  for (const r of stuck) {
+    if (r.pid !== null && isAlive(r.pid)) continue;
+    if (r.pid === null) continue; // queued, not yet picked up
+    setRunStatus(db, {
+      id: r.id,
+      status: "interrupted",
+      error: "The process running it stopped before it finished; resume it.",
+    });
+    n++;
+  }
+  return n;
+}
+
+export function replaceResults(db: Db, runId: string, rows: (typeof results.$inferInsert)[]): void {
+  db.transaction((tx) => {
+    tx.delete(results).where(eq(results.runId, runId)).run();
+    for (const r of rows) tx.insert(results).values(r).run();
+  });
+}
+
+/** Hot-path statements, prepared once per connection. */
+function statements(db: Db) {
+  const c = db.$client;
+  return {
+    insertSample: c.prepare(
+      `insert into samples (task_id, run_id, case_id, criterion_id, judge, sample_index, score, reasoning, raw_text,
+        latency_ms, input_tokens, output_tokens, cost_usd, attempts, cached, error, created_at)
+       values (@taskId, @runId, @caseId, @criterionId, @judge, @sampleIndex, @score, @reasoning, @rawText,
+        @latencyMs, @inputTokens, @outputTokens, @costUsd, @attempts, @cached, @error, @createdAt)`,
+    ),
+    finishTask: c.prepare("update tasks set status = ? where id = ? and status = 'pending'"),
+    getCache: c.prepare(
+      "select text, input_tokens as inputTokens, output_tokens as outputTokens from response_cache where key = ?",
+    ),
+    putCache: c.prepare(
+      "insert into response_cache (key, text, input_tokens, output_tokens, created_at) values (?, ?, ?, ?, ?) on conflict(key) do nothing",
+    ),
+  };
+}
+const prepared = new WeakMap<Db, ReturnType<typeof statements>>();
+function stmts(db: Db) {
+  let s = prepared.get(db);
+  if (!s) {
+    s = statements(db);
+    prepared.set(db, s);
+  }
+  return s;
+}
+
+export type SampleWrite = Required<Omit<NewSample, "id" | "createdAt">>;
+
+/**
+ * Records a finished task: its sample row and the task's status, in one transaction. A task that
+ * is no longer pending (a duplicate completion) writes nothing: exactly one sample per task.
+ */
+export function recordSample(db: Db, s: SampleWrite): boolean {
+  const st = stmts(db);
+  let written = false;
+  db.$client.transaction(() => {
+    const r = st.finishTask.run(s.error ? "error" : "done", s.taskId);
+    if (r.changes === 0) return;
+    st.insertSample.run({ ...s, cached: s.cached ? 1 : 0, createdAt: Date.now() });
+    written = true;
+  })();
+  return written;
+}
+
+export function getCachedResponse(
+  db: Db,
+  key: string,
+): { text: string; inputTokens: number; outputTokens: number } | undefined {
+  return stmts(db).getCache.get(key) as
+    | { text: string; inputTokens: number; outputTokens: number }
+    | undefined;
+}
+
+export function putCachedResponse(
+  db: Db,
+  key: string,
+  v: { text: string; inputTokens: number; outputTokens: number },
+): void {
+  stmts(db).putCache.run(key, v.text, v.inputTokens, v.outputTokens, Date.now());
+}

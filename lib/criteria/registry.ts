@@ -1,0 +1,74 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { z } from "zod";
+import { type Criterion, criterionSchema, type DeterministicFn } from "./definition";
+
+export type LoadedCriterion = Criterion & { folder: string; fn?: DeterministicFn; readme?: string };
+
+/** A definition that did not load: which folder, which field, what is wrong. */
+export type CriterionLoadError = { folder: string; field: string; message: string };
+
+export type CriteriaRegistry = { criteria: Map<string, LoadedCriterion>; errors: CriterionLoadError[] };
+
+export function defaultCriteriaDir(): string {
+  return process.env.JURY_CRITERIA_DIR ?? path.join(process.cwd(), "criteria");
+}
+
+/**
+ * Loads every `criteria/<id>/definition.json`. A broken one becomes an error naming its folder
+ * and field; the others still load.
+ */
+export function loadCriteria(dir: string, logic: Record<string, Record<string, unknown>>): CriteriaRegistry {
+  const criteria = new Map<string, LoadedCriterion>();
+  const errors: CriterionLoadError[] = [];
+  if (!fs.existsSync(dir))
+    return { criteria, errors: [{ folder: dir, field: "(folder)", message: "criteria folder not found" }] };
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const folder = path.join(dir, entry.name);
+    const file = path.join(folder, "definition.json");
+    const fail = (field: string, message: string) => errors.push({ folder: entry.name, field, message });
+    if (!fs.existsSync(file)) {
+      fail("definition.json", "missing");
+      continue;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(fs.readFileSync(file, "utf8"));
+    } catch (err) {
+      fail("definition.json", `invalid JSON: ${(err as Error).message}`);
+      continue;
+    }
+    const parsed = criterionSchema.safeParse(json);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) fail(issuePath(issue), issue.message);
+      continue;
+    }
+    const def = parsed.data;
+    if (def.id !== entry.name) {
+      fail("id", `"${def.id}" must equal the folder name "${entry.name}"`);
+      continue;
+    }
+    let fn: DeterministicFn | undefined;
+    if (def.type === "deterministic") {
+      const candidate = logic[entry.name]?.[def.function];
+      if (typeof candidate !== "function") {
+        fail(
+          "function",
+          `"${def.function}" is not exported by ${entry.name}/logic.ts (or logic.ts is missing)`,
+        );
+        continue;
+      }
+      fn = candidate as DeterministicFn;
+    }
+    const readmePath = path.join(folder, "README.md");
+    const readme = fs.existsSync(readmePath) ? fs.readFileSync(readmePath, "utf8") : undefined;
+    criteria.set(def.id, { ...def, folder, fn, readme });
+  }
+  errors.sort((a, b) => a.folder.localeCompare(b.folder));
+  return { criteria, errors };
+}
+
+function issuePath(issue: z.core.$ZodIssue): string {
+  return issue.path.length ? issue.path.map(String).join(".") : "(root)";
+}

@@ -1,0 +1,239 @@
+import { createHash } from "node:crypto";
+import type { Db } from "@/db/client";
+import {
+  getCachedResponse,
+  getPendingTasks,
+  getRunById,
+  getRunCases,
+  isCancelRequested,
+  putCachedResponse,
+  recordSample,
+  type SampleWrite,
+  setRunStatus,
+} from "@/db/queries/runs";
+import type { RunStatus, Task } from "@/db/schema";
+import type { CaseInput, LlmCriterion } from "../criteria/definition";
+import type { CriteriaRegistry } from "../criteria/registry";
+import { errorMessage } from "../errors";
+import { callModel } from "../judging/call-model";
+import { parseJsonLoose, parseJudgment } from "../judging/parse-json";
+import { buildJudgePrompt, type JudgeRequest } from "../judging/prompt";
+import { getOrInsert } from "../map-utils";
+import { getModel, parseJudgeId } from "../providers/get-model";
+import type { Settings } from "../settings/schema";
+import { finalizeRun } from "./finalize-run";
+import { Limiter } from "./limiter";
+import type { CaseCriterion } from "./plan-run";
+
+export type ExecuteProgress = {
+  completed: number;
+  errors: number;
+  cached: number;
+  costUsd: number;
+  remaining: number;
+};
+
+export type ExecuteOptions = {
+  settings: Settings;
+  registry: CriteriaRegistry;
+  /** aborting it stops the run as "interrupted" (resumable) */
+  signal?: AbortSignal;
+  onProgress?: (p: ExecuteProgress) => void;
+  cancelPollMs?: number;
+};
+
+const CANCELLED = Symbol("cancelled");
+
+/**
+ * Runs a run's pending tasks and records each sample as it completes. Finished tasks are never
+ * redone, so calling it again on an interrupted run resumes it.
+ */
+export async function executeRun(db: Db, runId: string, opts: ExecuteOptions): Promise<RunStatus> {
+  const run = getRunById(db, { id: runId });
+  if (!run) throw new Error(`No run ${runId}`);
+  if (run.status === "done") return "done";
+  const { options } = run;
+  setRunStatus(db, { id: runId, status: "running", error: null, ownerPid: process.pid });
+
+  const cases = new Map(getRunCases(db, { runId }).map((c) => [c.caseId, c]));
+  const pending = getPendingTasks(db, { runId });
+  const controller = new AbortController();
+  let cancelled = false;
+  const onOuterAbort = () => controller.abort(opts.signal?.reason);
+  opts.signal?.addEventListener("abort", onOuterAbort, { once: true });
+  const poll = setInterval(() => {
+    if (isCancelRequested(db, { id: runId })) {
+      cancelled = true;
+      controller.abort(CANCELLED);
+    }
+  }, opts.cancelPollMs ?? 250);
+
+  const j = opts.settings.judging;
+  const global = new Limiter(options.concurrency);
+  const perProvider = new Map<string, Limiter>();
+  const providerLimiter = (judge: string) => {
+    const p = parseJudgeId(judge).provider;
+    return getOrInsert(perProvider, p, () => new Limiter(j.perProviderConcurrency));
+  };
+  const prompts = new Map<string, JudgeRequest>();
+  const progress: ExecuteProgress = {
+    completed: 0,
+    errors: 0,
+    cached: 0,
+    costUsd: 0,
+    remaining: pending.length,
+  };
+
+  const finish = (
+    task: Task,
+    s: Omit<SampleWrite, "taskId" | "runId" | "caseId" | "criterionId" | "judge" | "sampleIndex">,
+  ) => {
+    const written = recordSample(db, {
+      taskId: task.id,
+      runId,
+      caseId: task.caseId,
+      criterionId: task.criterionId,
+      judge: task.judge,
+      sampleIndex: task.sampleIndex,
+      ...s,
+    });
+    if (!written) return;
+    progress.completed++;
+    progress.remaining--;
+    if (s.error) progress.errors++;
+    if (s.cached) progress.cached++;
+    progress.costUsd += s.costUsd;
+    opts.onProgress?.(progress);
+  };
+  const empty = {
+    score: null,
+    reasoning: null,
+    rawText: null,
+    latencyMs: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    attempts: 0,
+    cached: false,
+    error: null,
+  };
+
+  const runTask = async (task: Task): Promise<void> => {
+    const c = cases.get(task.caseId);
+    const cc = (c?.criteria as CaseCriterion[] | undefined)?.find((x) => x.id === task.criterionId);
+    const def = opts.registry.criteria.get(task.criterionId);
+    if (!c || !cc || !def) {
+      finish(task, { ...empty, error: `criterion ${task.criterionId} is no longer available` });
+      return;
+    }
+    const input = c.input as CaseInput & { hint?: string };
+    if (def.type === "deterministic") {
+      try {
+        const r = def.fn!({ output: c.output, parsed: parseJsonLoose(c.output), input }, cc.params);
+        const outOfScale = !Number.isFinite(r.score) || r.score < cc.scale[0] || r.score > cc.scale[1];
+        finish(task, {
+          ...empty,
+          score: outOfScale ? null : r.score,
+          reasoning: r.details,
+          attempts: 1,
+          error: outOfScale ? `score ${r.score} is outside the scale ${cc.scale.join("–")}` : null,
+        });
+      } catch (err) {
+        finish(task, {
+          ...empty,
+          attempts: 1,
+          error: `deterministic criterion failed: ${errorMessage(err)}`,
+        });
+      }
+      return;
+    }
+    const pk = `${task.caseId}\u0000${task.criterionId}`;
+    const req = getOrInsert(prompts, pk, () =>
+      buildJudgePrompt(def as LlmCriterion, input, c.output, input.hint),
+    );
+    const cacheKey = createHash("sha256")
+      .update(
+        JSON.stringify([
+          task.judge,
+          req.system,
+          req.prompt,
+          options.temperature,
+          req.schema,
+          task.sampleIndex,
+        ]),
+      )
+      .digest("hex");
+    const scale = cc.scale;
+    if (!options.noCache) {
+      const hit = getCachedResponse(db, cacheKey);
+      if (hit) {
+        const p = parseJudgment(hit.text, scale);
+        finish(task, {
+          ...empty,
+          ...(p.ok ? { score: p.score, reasoning: p.reasoning } : { error: p.error }),
+          rawText: hit.text,
+          inputTokens: hit.inputTokens,
+          outputTokens: hit.outputTokens,
+          cached: true,
+        });
+        return;
+      }
+    }
+    try {
+      const model = getModel(task.judge, { settings: opts.settings });
+      const r = await global.run(() =>
+        providerLimiter(task.judge).run(() =>
+          callModel({
+            model,
+            system: req.system,
+            prompt: req.prompt,
+            schema: req.schema,
+            temperature: options.temperature,
+            timeoutMs: j.timeoutMs,
+            maxRetries: j.maxRetries,
+            signal: controller.signal,
+          }),
+        ),
+      );
+      const price = opts.settings.prices[task.judge];
+      const costUsd = price
+        ? (r.inputTokens * price.inputPerMTok + r.outputTokens * price.outputPerMTok) / 1e6
+        : 0;
+      const p = parseJudgment(r.text, scale);
+      if (p.ok) putCachedResponse(db, cacheKey, r);
+      finish(task, {
+        ...empty,
+        ...(p.ok ? { score: p.score, reasoning: p.reasoning } : { error: p.error }),
+        rawText: r.text,
+        latencyMs: r.latencyMs,
+        inputTokens: r.inputTokens,
+        outputTokens: r.outputTokens,
+        costUsd,
+        attempts: r.attempts,
+      });
+    } catch (err) {
+      if (controller.signal.aborted) return; // left pending: a resume picks it up
+      finish(task, { ...empty, error: errorMessage(err) });
+    }
+  };
+
+  let status: RunStatus;
+  try {
+    await Promise.all(pending.map(runTask));
+    status = cancelled ? "cancelled" : controller.signal.aborted ? "interrupted" : "done";
+    finalizeRun(db, runId, options.judges);
+    setRunStatus(db, {
+      id: runId,
+      status,
+      error: status === "interrupted" ? "Stopped before it finished; resume it." : null,
+      ownerPid: null,
+    });
+  } catch (err) {
+    status = "failed";
+    setRunStatus(db, { id: runId, status, error: errorMessage(err), ownerPid: null });
+  } finally {
+    clearInterval(poll);
+    opts.signal?.removeEventListener("abort", onOuterAbort);
+  }
+  return status;
+}

@@ -1,0 +1,63 @@
+import type { Db } from "@/db/client";
+import { getRunCases, getRunSamples, replaceResults } from "@/db/queries/runs";
+import type { Sample } from "@/db/schema";
+import { aggregateAcrossModels, type CriterionVerdict, type SampleScore } from "../judging/aggregate";
+import { getOrInsert } from "../map-utils";
+import type { CaseCriterion } from "./plan-run";
+
+/** Aggregates stored samples into one verdict per case × criterion (pure: no database). */
+export function computeVerdicts(
+  cases: { caseId: string; criteria: unknown[] }[],
+  samples: Pick<Sample, "caseId" | "criterionId" | "judge" | "sampleIndex" | "score" | "error">[],
+  judges: string[],
+): { caseId: string; verdict: CriterionVerdict }[] {
+  const grouped = new Map<string, Map<string, SampleScore[]>>();
+  for (const s of samples) {
+    const k = `${s.caseId}\u0000${s.criterionId}`;
+    const byJudge = getOrInsert(grouped, k, () => new Map<string, SampleScore[]>());
+    getOrInsert(byJudge, s.judge, () => []).push({ score: s.score, error: s.error });
+  }
+  const out: { caseId: string; verdict: CriterionVerdict }[] = [];
+  for (const c of cases) {
+    for (const cr of c.criteria as CaseCriterion[]) {
+      const byJudge = grouped.get(`${c.caseId}\u0000${cr.id}`) ?? new Map<string, SampleScore[]>();
+      const samplesByModel: Record<string, SampleScore[]> = {};
+      const panel = cr.type === "deterministic" ? ["deterministic"] : judges;
+      for (const j of panel) {
+        const list = byJudge.get(j);
+        if (list) samplesByModel[j] = list;
+      }
+      if (Object.keys(samplesByModel).length === 0) continue; // nothing finished yet
+      out.push({
+        caseId: c.caseId,
+        verdict: aggregateAcrossModels({
+          criterionId: cr.id,
+          criterionType: cr.type,
+          scale: cr.scale,
+          threshold: cr.threshold,
+          samplesByModel,
+        }),
+      });
+    }
+  }
+  return out;
+}
+
+/** Recomputes and stores the results of a run from its samples. */
+export function finalizeRun(db: Db, runId: string, judges: string[]): void {
+  const verdicts = computeVerdicts(getRunCases(db, { runId }), getRunSamples(db, { runId }), judges);
+  replaceResults(
+    db,
+    runId,
+    verdicts.map(({ caseId, verdict: v }) => ({
+      runId,
+      caseId,
+      criterionId: v.criterion_id,
+      finalScore: v.final_score,
+      passed: v.passed,
+      consensusLevel: v.consensus_level,
+      flagForReview: v.flag_for_review,
+      data: v as unknown as Record<string, unknown>,
+    })),
+  );
+}

@@ -1,0 +1,130 @@
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import type { Db } from "@/db/client";
+import { insertRun, type NewRunPlan } from "@/db/queries/runs";
+import type { RunOptions } from "@/db/schema";
+import type { CriteriaRegistry } from "../criteria/registry";
+import { JuryError } from "../errors";
+import { parseJudgeId } from "../providers/get-model";
+import { effectiveCriteria, resolveOutput, type Suite } from "../suites/load-suite";
+
+export const DETERMINISTIC_JUDGE = "deterministic";
+
+export type CaseCriterion = {
+  id: string;
+  type: "llm" | "deterministic";
+  scale: [number, number];
+  threshold: number;
+  params: Record<string, unknown>;
+};
+
+export function newRunId(): string {
+  const d = new Date();
+  const stamp = d.toISOString().slice(0, 10).replaceAll("-", "");
+  return `run_${stamp}_${randomBytes(4).toString("hex")}`;
+}
+
+export function taskKey(caseId: string, criterionId: string, judge: string, sampleIndex: number): string {
+  return `${caseId}|${criterionId}|${judge}|${sampleIndex}`;
+}
+
+/**
+ * Turns a suite into a run plan: one task per case × LLM criterion × judge × sample, and one per
+ * case × deterministic criterion. Unknown or broken criteria stop the plan with their names.
+ */
+export async function planRun(
+  suite: Suite,
+  registry: CriteriaRegistry,
+  options: RunOptions,
+): Promise<NewRunPlan> {
+  if (options.judges.length === 0)
+    throw new JuryError(
+      "invalid:judges",
+      "No judges: enable one in Settings or pass --judges provider:model",
+    );
+  for (const j of options.judges) parseJudgeId(j);
+  const missing = suite.criteria.filter((r) => !registry.criteria.has(r.id));
+  if (missing.length) {
+    const broken = missing.map((m) => {
+      const errs = registry.errors.filter((e) => e.folder === m.id);
+      return errs.length
+        ? `${m.id} (${errs.map((e) => `${e.field}: ${e.message}`).join("; ")})`
+        : `${m.id} (no such criterion)`;
+    });
+    throw new JuryError(
+      "invalid:criteria",
+      `${path.join(suite.dir, "suite.json")}: criteria that cannot run: ${broken.join(", ")}`,
+    );
+  }
+  const plan: NewRunPlan = {
+    id: newRunId(),
+    suitePath: suite.dir,
+    suiteName: suite.name,
+    options,
+    cases: [],
+    tasks: [],
+  };
+  for (const c of suite.cases) {
+    const output = await resolveOutput(suite.dir, c);
+    const refs = effectiveCriteria(suite, c);
+    const criteria: CaseCriterion[] = refs.map((r) => {
+      const def = registry.criteria.get(r.id)!;
+      const threshold = r.threshold ?? def.scoring.default_threshold;
+      if (threshold < def.scoring.scale[0] || threshold > def.scoring.scale[1]) {
+        throw new JuryError(
+          "invalid:suite",
+          `case "${c.id}": threshold ${threshold} for ${r.id} is outside its scale ${def.scoring.scale.join("–")}`,
+        );
+      }
+      return {
+        id: r.id,
+        type: def.type,
+        scale: def.scoring.scale,
+        threshold,
+        params: { ...def.parameters, ...r.params },
+      };
+    });
+    plan.cases.push({
+      caseId: c.id,
+      name: c.name,
+      input: { ...c.input, hint: c.llm_prompt_hint ?? suite.hint },
+      output,
+      criteria,
+    });
+    for (const cr of criteria) {
+      if (cr.type === "deterministic") {
+        plan.tasks.push({
+          key: taskKey(c.id, cr.id, DETERMINISTIC_JUDGE, 0),
+          caseId: c.id,
+          criterionId: cr.id,
+          judge: DETERMINISTIC_JUDGE,
+          sampleIndex: 0,
+        });
+        continue;
+      }
+      for (const judge of options.judges) {
+        for (let i = 0; i < options.n; i++) {
+          plan.tasks.push({
+            key: taskKey(c.id, cr.id, judge, i),
+            caseId: c.id,
+            criterionId: cr.id,
+            judge,
+            sampleIndex: i,
+          });
+        }
+      }
+    }
+  }
+  return plan;
+}
+
+export async function createRun(
+  db: Db,
+  suite: Suite,
+  registry: CriteriaRegistry,
+  options: RunOptions,
+): Promise<string> {
+  const plan = await planRun(suite, registry, options);
+  insertRun(db, plan);
+  return plan.id;
+}
