@@ -1,7 +1,8 @@
-/** Runs once when the server starts: open the database so migrations apply before any request. */
+/** Runs once when the server starts: migrate, then mark runs a dead process left "running" as interrupted. */
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { getDb } = await import("./db/client");
-    getDb();
+    const { recoverRuns } = await import("./lib/runs/background");
+    recoverRuns(getDb());
   }
 }

@@ -1,18 +1,97 @@
+import Link from "next/link";
 import { connection } from "next/server";
-import { SettingsModal } from "@/components/settings/settings-modal";
-import { EmptyState, PageTitle } from "@/components/ui/card";
+import { RunsWorkbench } from "@/components/runs/runs-workbench";
+import { StatusBadge } from "@/components/runs/status-badge";
+import { Card, EmptyState, PageTitle } from "@/components/ui/card";
 import { getDb } from "@/db/client";
+import { getMedianLatencyByJudge, getProgressByRun, listRuns } from "@/db/queries/runs";
+import { loadProjectCriteria } from "@/lib/criteria/load";
+import { recoverRuns } from "@/lib/runs/background";
+import { suiteSummaries } from "@/lib/runs/suite-summaries";
 import { readSettings } from "@/lib/settings/store";
 
 export default async function RunsPage() {
   await connection();
-  const settings = readSettings(getDb());
+  const db = getDb();
+  recoverRuns(db);
+  const settings = readSettings(db);
+  const runs = listRuns(db);
+  const progress = getProgressByRun(db);
   return (
-    <div>
-      <PageTitle actions={<SettingsModal initial={settings} />}>Runs</PageTitle>
-      <EmptyState title="No runs yet" testId="runs-empty">
-        Choose the judges and N with <strong>Judge settings</strong>, then start a run.
-      </EmptyState>
+    <div className="space-y-4">
+      <PageTitle
+        actions={
+          runs.length >= 2 ? (
+            <Link
+              href={`/runs/compare?a=${runs[1].id}&b=${runs[0].id}`}
+              className="text-sm text-indigo-700 underline"
+            >
+              Compare the last two runs
+            </Link>
+          ) : undefined
+        }
+      >
+        Runs
+      </PageTitle>
+      <Card>
+        <RunsWorkbench
+          suites={suiteSummaries(loadProjectCriteria())}
+          settings={settings}
+          latencyMsByJudge={getMedianLatencyByJudge(db)}
+        />
+      </Card>
+      {runs.length === 0 ? (
+        <EmptyState title="No runs yet" testId="runs-empty">
+          Choose a suite, the judges and N above and start a run, or run{" "}
+          <code>npx jury eval examples/suites/qa</code>.
+        </EmptyState>
+      ) : (
+        <Card title={`${runs.length} run${runs.length === 1 ? "" : "s"}`}>
+          <table className="w-full text-left text-sm" data-testid="runs-table">
+            <thead className="text-xs text-zinc-500">
+              <tr>
+                <th className="font-medium">Run</th>
+                <th className="font-medium">Suite</th>
+                <th className="font-medium">Judges × N</th>
+                <th className="font-medium">Status</th>
+                <th className="font-medium">Tasks done</th>
+                <th className="font-medium">Failed</th>
+                <th className="font-medium">Cost</th>
+                <th className="font-medium">Started</th>
+              </tr>
+            </thead>
+            <tbody>
+              {runs.map((r) => {
+                const p = progress.get(r.id) ?? { done: 0, errors: 0, costUsd: 0 };
+                return (
+                  <tr key={r.id} className="border-t border-zinc-100">
+                    <td>
+                      <Link className="font-mono text-xs text-indigo-700 underline" href={`/runs/${r.id}`}>
+                        {r.id}
+                      </Link>
+                    </td>
+                    <td>{r.suiteName}</td>
+                    <td className="text-xs">
+                      {r.options.judges.join(", ")} × {r.options.n}
+                    </td>
+                    <td>
+                      <StatusBadge status={r.status} />
+                    </td>
+                    <td className="tabular-nums">
+                      {p.done + p.errors} / {r.totalTasks}
+                    </td>
+                    <td className="tabular-nums">{p.errors}</td>
+                    <td className="tabular-nums">${p.costUsd.toFixed(4)}</td>
+                    <td className="text-xs text-zinc-500">
+                      {r.createdAt.toISOString().replace("T", " ").slice(0, 19)}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </Card>
+      )}
     </div>
   );
 }

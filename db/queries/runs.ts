@@ -235,3 +235,29 @@ export function putCachedResponse(
 ): void {
   stmts(db).putCache.run(key, v.text, v.inputTokens, v.outputTokens, Date.now());
 }
+
+/** Finished-task counts for many runs at once, for the runs list. */
+export function getProgressByRun(db: Db): Map<string, { done: number; errors: number; costUsd: number }> {
+  const rows = db.$client
+    .prepare(
+      `select t.run_id as runId,
+              sum(case when t.status = 'done' then 1 else 0 end) as done,
+              sum(case when t.status = 'error' then 1 else 0 end) as errors,
+              coalesce((select sum(cost_usd) from samples s where s.run_id = t.run_id), 0) as costUsd
+       from tasks t group by t.run_id`,
+    )
+    .all() as { runId: string; done: number; errors: number; costUsd: number }[];
+  return new Map(rows.map((r) => [r.runId, r]));
+}
+
+/** Median latency of each judge's live (uncached, successful) calls, for time estimates. */
+export function getMedianLatencyByJudge(db: Db): Record<string, number> {
+  const rows = db.$client
+    .prepare(
+      "select judge, latency_ms as ms from samples where cached = 0 and error is null and judge != 'deterministic' order by judge, latency_ms",
+    )
+    .all() as { judge: string; ms: number }[];
+  const by: Record<string, number[]> = {};
+  for (const r of rows) (by[r.judge] ??= []).push(r.ms);
+  return Object.fromEntries(Object.entries(by).map(([j, xs]) => [j, xs[Math.floor(xs.length / 2)]]));
+}

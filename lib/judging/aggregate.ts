@@ -4,6 +4,10 @@
  * level, and a review flag. std is the population std (numpy's np.std, ddof = 0).
  */
 
+import { mean, populationStd } from "../stats/descriptive";
+
+export { mean, populationStd };
+
 export type SampleScore = { score: number | null; error?: string | null; reasoning?: string | null };
 
 export type ModelResult =
@@ -26,19 +30,6 @@ export type CriterionVerdict = {
   straddles_threshold: boolean;
   error?: string;
 };
-
-export function mean(xs: readonly number[]): number {
-  let s = 0;
-  for (const x of xs) s += x;
-  return s / xs.length;
-}
-
-export function populationStd(xs: readonly number[]): number {
-  const m = mean(xs);
-  let s = 0;
-  for (const x of xs) s += (x - m) ** 2;
-  return Math.sqrt(s / xs.length);
-}
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 

@@ -1,0 +1,34 @@
+import type { Db } from "@/db/client";
+import { markInterruptedRuns } from "@/db/queries/runs";
+import { loadProjectCriteria } from "../criteria/load";
+import { readSettings } from "../settings/store";
+import { executeRun } from "./execute-run";
+
+const globalForJobs = globalThis as unknown as { __juryJobs?: Map<string, Promise<unknown>> };
+const jobs = (globalForJobs.__juryJobs ??= new Map());
+
+/** Starts (or resumes) a run inside this server process without waiting for it. */
+export function startRunInBackground(db: Db, runId: string): void {
+  if (jobs.has(runId)) return;
+  const settings = readSettings(db);
+  const registry = loadProjectCriteria();
+  const job = executeRun(db, runId, { settings, registry })
+    .catch((err) => console.error(`run ${runId} failed:`, err instanceof Error ? err.message : err))
+    .finally(() => jobs.delete(runId));
+  jobs.set(runId, job);
+}
+
+export function isPidAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** On start: runs left "running" by a process that is gone are shown as interrupted. */
+export function recoverRuns(db: Db): number {
+  return markInterruptedRuns(db, (pid) => (pid === process.pid ? jobs.size > 0 : isPidAlive(pid)));
+}

@@ -1,0 +1,66 @@
+/**
+ * Krippendorff's alpha for interval data, from the coincidence-matrix formulation in
+ * K. Krippendorff, "Computing Krippendorff's Alpha-Reliability" (2011):
+ *
+ *   alpha = 1 - D_o / D_e
+ *         = 1 - (n - 1) * sum_u [ 1/(m_u - 1) * sum_{i != j in u} (v_i - v_j)^2 ]
+ *                       / sum_{i != j over all pairable values} (v_i - v_j)^2
+ *
+ * where a unit u is pairable when it holds m_u >= 2 values, and n is the total number of values in
+ * pairable units. Both inner sums run over ordered pairs of distinct positions (i, j), i != j.
+ */
+
+export type KrippendorffResult = {
+  /**
+   * Alpha, in (-inf, 1]; 1 is perfect agreement, 0 is agreement at chance level.
+   * `null` when it is undefined: fewer than 2 pairable values, or no expected disagreement
+   * (every pairable value identical, so D_e = 0 and alpha would be 0/0). We return null
+   * rather than 1 in that case because identical values carry no information about reliability.
+   */
+  alpha: number | null;
+  /** n: the number of pairable values (values in units that hold at least 2 values). */
+  pairable: number;
+};
+
+/**
+ * Sum over ordered pairs i != j of (v_i - v_j)^2, computed stably as 2 * m * sum((v - mean)^2).
+ */
+function orderedPairSquaredDiffs(values: readonly number[]): number {
+  const m = values.length;
+  if (m < 2) return 0;
+  let sum = 0;
+  for (const v of values) sum += v;
+  const avg = sum / m;
+  let ss = 0;
+  for (const v of values) ss += (v - avg) * (v - avg);
+  return 2 * m * ss;
+}
+
+/**
+ * Krippendorff's alpha with the interval metric delta(a, b) = (a - b)^2.
+ *
+ * @param units one array per unit (item being judged), holding one value per coder (judge).
+ *   Missing values are `null` or `undefined`; non-finite numbers (NaN, Infinity) are treated as
+ *   missing too. Coders need not be aligned across units: only the multiset of values in each unit
+ *   matters. Units with fewer than 2 values are not pairable and are ignored.
+ */
+export function krippendorffAlphaInterval(units: (number | null | undefined)[][]): KrippendorffResult {
+  const pairableUnits: number[][] = [];
+  for (const unit of units) {
+    const values = unit.filter((v): v is number => typeof v === "number" && Number.isFinite(v));
+    if (values.length >= 2) pairableUnits.push(values);
+  }
+
+  const all = pairableUnits.flat();
+  const n = all.length;
+  if (n < 2) return { alpha: null, pairable: n };
+
+  let observed = 0;
+  for (const values of pairableUnits) {
+    observed += orderedPairSquaredDiffs(values) / (values.length - 1);
+  }
+  const expected = orderedPairSquaredDiffs(all);
+  if (expected === 0) return { alpha: null, pairable: n };
+
+  return { alpha: 1 - ((n - 1) * observed) / expected, pairable: n };
+}
