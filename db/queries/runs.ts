@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { getOrInsert } from "@/lib/map-utils";
 import type { Db } from "../client";
 import {
   type NewSample,
@@ -257,7 +258,7 @@ export function getMedianLatencyByJudge(db: Db): Record<string, number> {
       "select judge, latency_ms as ms from samples where cached = 0 and error is null and judge != 'deterministic' order by judge, latency_ms",
     )
     .all() as { judge: string; ms: number }[];
-  const by: Record<string, number[]> = {};
-  for (const r of rows) (by[r.judge] ??= []).push(r.ms);
-  return Object.fromEntries(Object.entries(by).map(([j, xs]) => [j, xs[Math.floor(xs.length / 2)]]));
+  const by = new Map<string, number[]>();
+  for (const r of rows) getOrInsert(by, r.judge, () => []).push(r.ms);
+  return Object.fromEntries([...by].map(([j, xs]) => [j, xs[Math.floor(xs.length / 2)]]));
 }

@@ -5,7 +5,8 @@ import { readSettings } from "../settings/store";
 import { executeRun } from "./execute-run";
 
 const globalForJobs = globalThis as unknown as { __juryJobs?: Map<string, Promise<unknown>> };
-const jobs = (globalForJobs.__juryJobs ??= new Map());
+if (!globalForJobs.__juryJobs) globalForJobs.__juryJobs = new Map();
+const jobs = globalForJobs.__juryJobs;
 
 /** Starts (or resumes) a run inside this server process without waiting for it. */
 export function startRunInBackground(db: Db, runId: string): void {

@@ -79,7 +79,7 @@ describe("executeRun", () => {
         continue;
       }
       const byJudge: Record<string, number[]> = {};
-      for (const s of mine) if (s.score !== null) (byJudge[s.judge] ??= []).push(s.score);
+      for (const s of mine) if (s.score !== null) byJudge[s.judge] = [...(byJudge[s.judge] ?? []), s.score];
       expect(Object.keys(byJudge).sort()).toEqual(["local:a", "local:b"]);
       const scale: [number, number] = r.criterionId === "brief" ? [1, 5] : [1, 10];
       const threshold = r.criterionId === "brief" ? 2 : 6;
