@@ -1,0 +1,129 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { connection } from "next/server";
+import { SpreadChart } from "@/components/charts/spread-chart";
+import { LiveProgress } from "@/components/runs/live-progress";
+import { PanelStatsTable } from "@/components/runs/panel-stats-table";
+import { ResultsTable } from "@/components/runs/results-table";
+import { SampleList } from "@/components/runs/sample-list";
+import { StatusBadge } from "@/components/runs/status-badge";
+import { Card, PageTitle } from "@/components/ui/card";
+import { getDb } from "@/db/client";
+import { getRunById, getRunCases, getRunProgress, getRunResults, getRunSamples } from "@/db/queries/runs";
+import { mean } from "@/lib/judging/aggregate";
+import { panelStats } from "@/lib/judging/panel-stats";
+import type { CaseCriterion } from "@/lib/runs/plan-run";
+import { runIdSchema } from "@/lib/validations/runs";
+
+type Props = {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ case?: string; criterion?: string }>;
+};
+
+export default async function RunPage({ params, searchParams }: Props) {
+  await connection();
+  const { id } = await params;
+  const sp = await searchParams;
+  if (!runIdSchema.safeParse(id).success) notFound();
+  const db = getDb();
+  const run = getRunById(db, { id });
+  if (!run) notFound();
+  const progress = getRunProgress(db, { runId: id });
+  const cases = getRunCases(db, { runId: id });
+  const results = getRunResults(db, { runId: id });
+  const samples = getRunSamples(db, { runId: id });
+  const criteria = [...new Set(cases.flatMap((c) => (c.criteria as CaseCriterion[]).map((x) => x.id)))];
+
+  const llmCells = cases.flatMap((c) =>
+    (c.criteria as CaseCriterion[])
+      .filter((x) => x.type === "llm")
+      .map((x) => ({ caseId: c.caseId, criterionId: x.id })),
+  );
+  const selected = sp.case && sp.criterion ? { caseId: sp.case, criterionId: sp.criterion } : llmCells[0];
+  const selCase = selected && cases.find((c) => c.caseId === selected.caseId);
+  const selCriterion =
+    selCase && (selCase.criteria as CaseCriterion[]).find((x) => x.id === selected.criterionId);
+  const cellSamples = selected
+    ? samples.filter((s) => s.caseId === selected.caseId && s.criterionId === selected.criterionId)
+    : [];
+  const cellJudges = [...new Set(cellSamples.map((s) => s.judge))];
+  const scored = cellSamples.filter((s) => s.score !== null);
+  const judgeMeans = cellJudges
+    .map((j) => ({ judge: j, scores: scored.filter((s) => s.judge === j).map((s) => s.score as number) }))
+    .filter((m) => m.scores.length > 0)
+    .map((m) => ({ judge: m.judge, mean: mean(m.scores) }));
+
+  return (
+    <div className="space-y-4">
+      <PageTitle
+        actions={
+          <Link href={`/runs/compare?b=${run.id}`} className="text-sm text-indigo-700 underline">
+            Compare with another run
+          </Link>
+        }
+      >
+        {run.suiteName} <StatusBadge status={run.status} />
+      </PageTitle>
+      <p className="-mt-3 text-xs text-zinc-500">
+        <span className="font-mono">{run.id}</span> · judges {run.options.judges.join(", ")} · N ={" "}
+        {run.options.n} · temperature {run.options.temperature} · {cases.length} cases × {criteria.length}{" "}
+        criteria
+        {run.error && <span className="ml-2 text-red-700">{run.error}</span>}
+      </p>
+      <Card>
+        <LiveProgress
+          runId={run.id}
+          status={run.status}
+          total={progress.total}
+          done={progress.done}
+          errors={progress.errors}
+          costUsd={progress.costUsd}
+          startedAt={run.startedAt?.getTime() ?? null}
+        />
+      </Card>
+      <Card
+        title={`Verdicts (${results.length} of ${cases.length * criteria.length} case × criterion cells)`}
+      >
+        <ResultsTable
+          runId={run.id}
+          cases={cases}
+          criteria={criteria}
+          results={results}
+          selected={selected}
+        />
+      </Card>
+      {selected && selCriterion && (
+        <div id="cell">
+          <Card
+            title={`${selCase?.name} · ${selected.criterionId}: ${cellSamples.length} samples from ${cellJudges.length} judge${cellJudges.length === 1 ? "" : "s"}`}
+          >
+            {selCriterion.type === "llm" && scored.length > 0 && (
+              <SpreadChart
+                judges={cellJudges}
+                samples={scored.map((s) => ({
+                  judge: s.judge,
+                  score: s.score as number,
+                  sample: s.sampleIndex,
+                }))}
+                means={judgeMeans}
+                panelMean={judgeMeans.length ? mean(judgeMeans.map((m) => m.mean)) : null}
+                threshold={selCriterion.threshold}
+                scale={selCriterion.scale}
+              />
+            )}
+            <details className="my-2 text-sm">
+              <summary className="cursor-pointer text-xs text-zinc-500">the output that was judged</summary>
+              <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-zinc-50 p-2 text-xs">
+                {selCase?.output}
+              </pre>
+            </details>
+            <SampleList samples={cellSamples} />
+          </Card>
+        </div>
+      )}
+      <Card title="Panel agreement (over this run's cases)">
+        <PanelStatsTable stats={panelStats(samples, run.options.judges)} />
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,101 @@
+import Link from "next/link";
+import { connection } from "next/server";
+import { Card, EmptyState, PageTitle } from "@/components/ui/card";
+import { getDb } from "@/db/client";
+import { getRunResults, listRuns } from "@/db/queries/runs";
+import { compareRuns } from "@/lib/runs/compare";
+
+type Props = { searchParams: Promise<{ a?: string; b?: string }> };
+
+const f = (x: number | null) => (x === null ? "—" : x.toFixed(2));
+
+export default async function ComparePage({ searchParams }: Props) {
+  await connection();
+  const { a, b } = await searchParams;
+  const db = getDb();
+  const runs = listRuns(db);
+  const ra = runs.find((r) => r.id === a);
+  const rb = runs.find((r) => r.id === b);
+  const out =
+    ra && rb ? compareRuns(getRunResults(db, { runId: ra.id }), getRunResults(db, { runId: rb.id })) : null;
+  const select = (name: string, value?: string) => (
+    <select name={name} defaultValue={value} className="rounded border border-zinc-300 px-2 py-1 text-sm">
+      <option value="">choose a run</option>
+      {runs.map((r) => (
+        <option key={r.id} value={r.id}>
+          {r.id} · {r.suiteName} · {r.status}
+        </option>
+      ))}
+    </select>
+  );
+  return (
+    <div className="space-y-4">
+      <PageTitle>Compare two runs</PageTitle>
+      <form className="flex flex-wrap items-center gap-2" method="get">
+        <label className="text-sm">A {select("a", a)}</label>
+        <label className="text-sm">B {select("b", b)}</label>
+        <button type="submit" className="rounded bg-indigo-600 px-3 py-1 text-sm text-white">
+          Compare
+        </button>
+      </form>
+      {!out ? (
+        <EmptyState title="Choose two runs">
+          Run the same suite twice to see how stable its verdicts are.
+        </EmptyState>
+      ) : (
+        <Card
+          title={`${out.cells.length} case × criterion cells in both runs · ${out.flips} pass/fail flip${out.flips === 1 ? "" : "s"} · mean |Δ| ${f(out.meanAbsDelta)}`}
+        >
+          <table className="w-full text-left text-sm tabular-nums" data-testid="compare-table">
+            <thead className="text-xs text-zinc-500">
+              <tr>
+                <th className="font-medium">Case</th>
+                <th className="font-medium">Criterion</th>
+                <th className="font-medium">A</th>
+                <th className="font-medium">B</th>
+                <th className="font-medium">Δ</th>
+                <th className="font-medium">Verdict</th>
+                <th className="font-medium" title="mean within-judge std of the samples">
+                  Spread A / B
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {out.cells.map((c) => (
+                <tr
+                  key={`${c.caseId}-${c.criterionId}`}
+                  className={`border-t border-zinc-100 ${c.flipped ? "bg-amber-50" : ""}`}
+                >
+                  <td>{c.caseId}</td>
+                  <td>{c.criterionId}</td>
+                  <td>{f(c.a)}</td>
+                  <td>{f(c.b)}</td>
+                  <td>{c.delta === null ? "—" : `${c.delta > 0 ? "+" : ""}${c.delta.toFixed(2)}`}</td>
+                  <td>
+                    {c.flipped
+                      ? `flip: ${c.passedA ? "pass→FAIL" : "FAIL→pass"}`
+                      : c.passedA
+                        ? "pass"
+                        : "FAIL"}
+                  </td>
+                  <td>
+                    {f(c.spreadA)} / {f(c.spreadB)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="mt-2 text-xs">
+            <Link className="text-indigo-700 underline" href={`/runs/${ra?.id}`}>
+              open A
+            </Link>{" "}
+            ·{" "}
+            <Link className="text-indigo-700 underline" href={`/runs/${rb?.id}`}>
+              open B
+            </Link>
+          </p>
+        </Card>
+      )}
+    </div>
+  );
+}

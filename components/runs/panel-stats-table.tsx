@@ -1,0 +1,50 @@
+import type { CriterionPanelStats } from "@/lib/judging/panel-stats";
+
+const fmt = (x: number | null, d = 2) => (x === null || Number.isNaN(x) ? "—" : x.toFixed(d));
+
+/** Agreement across the panel and each judge's self-consistency and lean, per criterion. */
+export function PanelStatsTable({ stats }: { stats: CriterionPanelStats[] }) {
+  if (stats.length === 0) return <p className="text-sm text-zinc-500">No LLM samples yet.</p>;
+  return (
+    <table className="w-full text-left text-sm tabular-nums" data-testid="panel-stats">
+      <thead className="text-xs text-zinc-500">
+        <tr>
+          <th className="font-medium">Criterion</th>
+          <th
+            className="font-medium"
+            title="Krippendorff's alpha (interval) across judges' means, over cases"
+          >
+            α across judges
+          </th>
+          <th className="font-medium">Judge</th>
+          <th
+            className="font-medium"
+            title="Krippendorff's alpha (interval) across the judge's own N samples, over cases"
+          >
+            Self-consistency α
+          </th>
+          <th className="font-medium" title="Mean of (judge mean − panel mean) over cases">
+            Offset from panel
+          </th>
+          <th className="font-medium">Cases</th>
+        </tr>
+      </thead>
+      <tbody>
+        {stats.flatMap((c) =>
+          c.judges.map((j, i) => (
+            <tr key={`${c.criterionId}-${j.judge}`} className={i === 0 ? "border-t border-zinc-200" : ""}>
+              <td>{i === 0 ? c.criterionId : ""}</td>
+              <td>{i === 0 ? `${fmt(c.alphaAcrossJudges)} (n=${c.cases})` : ""}</td>
+              <td>
+                <code className="text-xs">{j.judge}</code>
+              </td>
+              <td>{fmt(j.selfConsistency)}</td>
+              <td>{j.meanOffset === null ? "—" : `${j.meanOffset >= 0 ? "+" : ""}${fmt(j.meanOffset)}`}</td>
+              <td>{j.cases}</td>
+            </tr>
+          )),
+        )}
+      </tbody>
+    </table>
+  );
+}
