@@ -1,0 +1,41 @@
+import { expect, type Page } from "@playwright/test";
+import { SettingsPage } from "./settings-page";
+
+/** Page object for /runs: the start form, the estimate and the judge settings modal. */
+export class RunsPage {
+  constructor(readonly page: Page) {}
+
+  async goto() {
+    await this.page.goto("/runs");
+    await expect(this.page.getByTestId("start-run-form")).toBeVisible();
+  }
+
+  modal() {
+    return this.page.getByTestId("settings-modal");
+  }
+
+  async openSettings(): Promise<SettingsPage> {
+    await this.page.getByTestId("open-settings-modal").click();
+    await expect(this.modal()).toBeVisible();
+    return new SettingsPage(this.page, this.modal().getByTestId("settings-form"));
+  }
+
+  modalCalls() {
+    return this.modal().getByTestId("estimate-calls");
+  }
+
+  formCalls() {
+    return this.page.getByTestId("start-run-form").getByTestId("estimate-calls");
+  }
+
+  async chooseSuite(name: RegExp) {
+    const select = this.page.locator("#suiteDir");
+    const value = await select.locator("option", { hasText: name }).first().getAttribute("value");
+    await select.selectOption(value ?? "");
+  }
+
+  async start() {
+    await this.page.getByTestId("start-run").click();
+    await expect(this.page).toHaveURL(/\/runs\/run_/);
+  }
+}
