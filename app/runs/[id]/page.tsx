@@ -43,8 +43,11 @@ export default async function RunPage({ params, searchParams }: Props) {
   const selCase = selected && cases.find((c) => c.caseId === selected.caseId);
   const selCriterion =
     selCase && (selCase.criteria as CaseCriterion[]).find((x) => x.id === selected.criterionId);
+  const judgeOrder = (j: string) => run.options.judges.indexOf(j) + 1 || Number.MAX_SAFE_INTEGER;
   const cellSamples = selected
-    ? samples.filter((s) => s.caseId === selected.caseId && s.criterionId === selected.criterionId)
+    ? samples
+        .filter((s) => s.caseId === selected.caseId && s.criterionId === selected.criterionId)
+        .sort((x, y) => judgeOrder(x.judge) - judgeOrder(y.judge) || x.sampleIndex - y.sampleIndex)
     : [];
   const cellJudges = [...new Set(cellSamples.map((s) => s.judge))];
   const scored = cellSamples.filter((s) => s.score !== null);
