@@ -50,7 +50,7 @@ export default async function HomePage() {
               <Link className="text-indigo-700 underline" href="/runs">
                 Runs
               </Link>{" "}
-              or with <code>npx jury --help</code>.
+              or with <code>npx jury eval examples/suites/qa</code>.
             </li>
           </ol>
         </EmptyState>
