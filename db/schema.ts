@@ -152,3 +152,126 @@ export type Sample = typeof samples.$inferSelect;
 export type NewSample = typeof samples.$inferInsert;
 export type ResultRow = typeof results.$inferSelect;
 export type RunCase = typeof runCases.$inferSelect;
+
+// ─── Memories and the precision study ────────────────────────────────────────
+/** A stored memory. `collection` groups a memory set (the hook's, a study's, an imported BEIR corpus). */
+export const memories = sqliteTable(
+  "memories",
+  {
+    rowid: integer().primaryKey({ autoIncrement: true }),
+    collection: text().notNull(),
+    memoryId: text().notNull(),
+    category: text().notNull(),
+    title: text().notNull(),
+    tags: text({ mode: "json" }).$type<string[]>().notNull(),
+    body: text().notNull().default(""),
+    source: text(),
+    createdAt: integer({ mode: "timestamp_ms" })
+      .notNull()
+      .$defaultFn(() => new Date()),
+    updatedAt: integer({ mode: "timestamp_ms" })
+      .notNull()
+      .$defaultFn(() => new Date()),
+  },
+  (t) => [uniqueIndex("memories_collection_memory_id_idx").on(t.collection, t.memoryId)],
+);
+
+/** A study's queries (a prompt a person would type). */
+export const studyQueries = sqliteTable(
+  "study_queries",
+  {
+    collection: text().notNull(),
+    queryId: text().notNull(),
+    text: text().notNull(),
+  },
+  (t) => [uniqueIndex("study_queries_collection_query_id_idx").on(t.collection, t.queryId)],
+);
+
+/** Ground truth: is this memory relevant to this query? From imported qrels or a person's click. */
+export const annotations = sqliteTable(
+  "annotations",
+  {
+    collection: text().notNull(),
+    queryId: text().notNull(),
+    memoryId: text().notNull(),
+    relevance: integer().notNull(),
+    source: text({ enum: ["qrels", "human", "example"] }).notNull(),
+    updatedAt: integer({ mode: "timestamp_ms" })
+      .notNull()
+      .$defaultFn(() => new Date()),
+  },
+  (t) => [uniqueIndex("annotations_collection_query_memory_idx").on(t.collection, t.queryId, t.memoryId)],
+);
+
+export type RetrievalConfig = {
+  kind: "bm25" | "single" | "dual_strict" | "dual_lenient";
+  mode: "auto" | "search";
+  topK: number;
+  poolSize: number;
+  shuffle: boolean;
+  /** a salt for the shuffle, so order consistency can be measured under two orders */
+  shuffleSalt?: string;
+  model?: string;
+  n?: number;
+  includeBody?: boolean;
+};
+
+export const experiments = sqliteTable(
+  "experiments",
+  {
+    id: text().primaryKey(),
+    collection: text().notNull(),
+    label: text().notNull(),
+    config: text({ mode: "json" }).$type<RetrievalConfig>().notNull(),
+    status: text({ enum: runStatuses }).notNull().default("queued"),
+    error: text(),
+    createdAt: integer({ mode: "timestamp_ms" })
+      .notNull()
+      .$defaultFn(() => new Date()),
+    finishedAt: integer({ mode: "timestamp_ms" }),
+  },
+  (t) => [index("experiments_collection_idx").on(t.collection)],
+);
+
+/** One query's outcome under one configuration: the ranked candidates and what was kept. */
+export const experimentResults = sqliteTable(
+  "experiment_results",
+  {
+    experimentId: text()
+      .notNull()
+      .references(() => experiments.id, { onDelete: "cascade" }),
+    queryId: text().notNull(),
+    candidates: text({ mode: "json" }).$type<{ memoryId: string; score: number }[]>().notNull(),
+    retrieved: text({ mode: "json" }).$type<string[]>().notNull(),
+    path: text().notNull(),
+    latencyMs: real().notNull(),
+    inputTokens: integer().notNull().default(0),
+    outputTokens: integer().notNull().default(0),
+    costUsd: real().notNull().default(0),
+    error: text(),
+  },
+  (t) => [uniqueIndex("experiment_results_experiment_query_idx").on(t.experimentId, t.queryId)],
+);
+
+/** The hook's and search's own log: which D4 path each retrieval took. */
+export const retrievalLog = sqliteTable(
+  "retrieval_log",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    at: integer({ mode: "timestamp_ms" })
+      .notNull()
+      .$defaultFn(() => new Date()),
+    collection: text().notNull(),
+    mode: text().notNull(),
+    path: text().notNull(),
+    candidates: integer().notNull(),
+    returned: integer().notNull(),
+    latencyMs: real().notNull(),
+    error: text(),
+  },
+  (t) => [index("retrieval_log_at_idx").on(t.at)],
+);
+
+export type Memory = typeof memories.$inferSelect;
+export type Experiment = typeof experiments.$inferSelect;
+export type ExperimentResult = typeof experimentResults.$inferSelect;

@@ -1,0 +1,81 @@
+import type { Db } from "@/db/client";
+import { allMemories, type ScoredMemory, searchMemoriesFts } from "@/db/queries/memories";
+import { buildMatchExpression, queryTokens } from "./fts-query";
+
+export type RetrievalMode = "auto" | "search";
+
+/** Column weights for bm25(title, tags, body). Auto mode searches title and tags only. */
+export const DEFAULT_WEIGHTS: [number, number, number] = [3, 2, 1];
+
+export type CandidateResult = { candidates: ScoredMemory[]; engine: "fts5" | "keyword" };
+
+/**
+ * BM25 candidates for a prompt: auto mode over title and tags, search mode over title, tags and
+ * body. When FTS5 is unavailable (or JURY_DISABLE_FTS5 is set) a keyword scan stands in.
+ */
+export function retrieveCandidates(
+  db: Db,
+  q: {
+    collection: string;
+    prompt: string;
+    mode: RetrievalMode;
+    poolSize: number;
+    weights?: [number, number, number];
+  },
+): CandidateResult {
+  const tokens = queryTokens(q.prompt);
+  if (tokens.length === 0) return { candidates: [], engine: ftsAvailable(db) ? "fts5" : "keyword" };
+  if (!ftsAvailable(db))
+    return { candidates: keywordScan(db, q.collection, tokens, q.mode, q.poolSize), engine: "keyword" };
+  const match = buildMatchExpression(tokens, { columns: q.mode === "auto" ? ["title", "tags"] : undefined });
+  if (!match) return { candidates: [], engine: "fts5" };
+  const candidates = searchMemoriesFts(db, {
+    collection: q.collection,
+    match,
+    weights: q.weights ?? DEFAULT_WEIGHTS,
+    limit: q.poolSize,
+  });
+  return { candidates, engine: "fts5" };
+}
+
+const ftsState = new WeakMap<Db, boolean>();
+export function ftsAvailable(db: Db): boolean {
+  if (process.env.JURY_DISABLE_FTS5 === "1") return false;
+  let ok = ftsState.get(db);
+  if (ok === undefined) {
+    try {
+      db.$client.prepare("select count(*) from memories_fts where memories_fts match '\"x\"'").get();
+      ok = true;
+    } catch {
+      ok = false;
+    }
+    ftsState.set(db, ok);
+  }
+  return ok;
+}
+
+/** D4 row 5: a plain scan counting token hits (prefix matches for longer tokens), title weighted. */
+export function keywordScan(
+  db: Db,
+  collection: string,
+  tokens: string[],
+  mode: RetrievalMode,
+  limit: number,
+): ScoredMemory[] {
+  const scored: ScoredMemory[] = [];
+  for (const m of allMemories(db, collection)) {
+    const title = m.title.toLowerCase();
+    const tags = m.tags.join(" ").toLowerCase();
+    const body = mode === "search" ? m.body.toLowerCase() : "";
+    let score = 0;
+    for (const t of tokens) {
+      const needle = t.length >= 4 ? t : ` ${t}`;
+      if (` ${title}`.includes(needle)) score += 3;
+      if (` ${tags}`.includes(needle)) score += 2;
+      if (body && ` ${body}`.includes(needle)) score += 1;
+    }
+    if (score > 0) scored.push({ ...m, score });
+  }
+  scored.sort((a, b) => b.score - a.score || a.memoryId.localeCompare(b.memoryId));
+  return scored.slice(0, limit);
+}

@@ -1,0 +1,124 @@
+import type { Db } from "@/db/client";
+import type { MemoryRow } from "@/db/queries/memories";
+import { errorMessage, JuryError } from "../errors";
+import { getModel } from "../providers/get-model";
+import type { MemoryJudgeSettings, Settings } from "../settings/schema";
+import { type RetrievalMode, retrieveCandidates } from "./candidates";
+import { type JudgeCallStats, judgeCandidates } from "./judge";
+import { extractRecentContext } from "./transcript";
+
+/** Seed 000's D4 fallback ladder, one path per row, recorded for every retrieval. */
+export type LadderPath =
+  | "judge" // 1. judge enabled and answered: judge-filtered
+  | "judge_error" // 2. judge enabled, timeout or error: BM25 top fallback_top_k (auto) / unfiltered (search)
+  | "no_api_key" // 3. judge enabled, no key: BM25 top-k standard
+  | "judge_disabled" // 4. judge disabled: BM25 top-k standard
+  | "keyword_fallback" // 5. FTS5 unavailable: keyword scan, no judge
+  | "no_candidates"; // nothing matched: nothing to inject
+
+export type RetrievalOutcome = {
+  memories: MemoryRow[];
+  path: LadderPath;
+  candidates: number;
+  stats?: JudgeCallStats;
+  error?: string;
+  latencyMs: number;
+};
+
+export type RetrieveInput = {
+  db: Db;
+  collection: string;
+  prompt: string;
+  mode: RetrievalMode;
+  settings: Settings;
+  transcriptPath?: string;
+  /** overrides for experiments */
+  judge?: Partial<MemoryJudgeSettings> & { shuffle?: boolean; salt?: string; includeBody?: boolean };
+  env?: Record<string, string | undefined>;
+};
+
+export async function retrieveMemories(input: RetrieveInput): Promise<RetrievalOutcome> {
+  const started = performance.now();
+  const cfg = { ...input.settings.memoryJudge, ...input.judge };
+  const modeCfg = cfg.modes[input.mode];
+  const standardK = modeCfg.max_output;
+  const done = (o: Omit<RetrievalOutcome, "latencyMs">): RetrievalOutcome => ({
+    ...o,
+    latencyMs: performance.now() - started,
+  });
+
+  const { candidates, engine } = retrieveCandidates(input.db, {
+    collection: input.collection,
+    prompt: input.prompt,
+    mode: input.mode,
+    poolSize: cfg.candidate_pool_size,
+  });
+  if (engine === "keyword")
+    return done({
+      memories: candidates.slice(0, standardK),
+      path: "keyword_fallback",
+      candidates: candidates.length,
+    });
+  if (candidates.length === 0) return done({ memories: [], path: "no_candidates", candidates: 0 });
+  if (!cfg.enabled)
+    return done({
+      memories: candidates.slice(0, standardK),
+      path: "judge_disabled",
+      candidates: candidates.length,
+    });
+
+  let model: ReturnType<typeof getModel>;
+  try {
+    model = getModel(cfg.model, { settings: input.settings, env: input.env });
+  } catch (err) {
+    if (err instanceof JuryError && err.code.startsWith("missing_key")) {
+      return done({
+        memories: candidates.slice(0, standardK),
+        path: "no_api_key",
+        candidates: candidates.length,
+        error: err.message,
+      });
+    }
+    return done({
+      ...judgeFailed(candidates, input.mode, cfg.fallback_top_k, standardK),
+      error: errorMessage(err),
+    });
+  }
+  try {
+    const context = cfg.include_conversation_context
+      ? extractRecentContext(input.transcriptPath, cfg.context_turns)
+      : "";
+    const { kept, stats } = await judgeCandidates({
+      model,
+      prompt: input.prompt,
+      candidates,
+      context,
+      verification: modeCfg.verification,
+      dual: cfg.dual_verification,
+      shuffle: input.judge?.shuffle,
+      salt: input.judge?.salt,
+      includeBody: input.judge?.includeBody,
+      timeoutMs: cfg.timeout_per_call * 1000,
+    });
+    return done({
+      memories: kept.slice(0, modeCfg.max_output).map((i) => candidates[i]),
+      path: "judge",
+      candidates: candidates.length,
+      stats,
+    });
+  } catch (err) {
+    return done({
+      ...judgeFailed(candidates, input.mode, cfg.fallback_top_k, standardK),
+      error: errorMessage(err),
+    });
+  }
+}
+
+/** D4 row 2: auto mode keeps only the top fallback_top_k; search mode shows unfiltered results. */
+function judgeFailed(candidates: MemoryRow[], mode: RetrievalMode, fallbackK: number, standardK: number) {
+  return {
+    memories: candidates.slice(0, mode === "auto" ? fallbackK : standardK),
+    path: "judge_error" as const,
+    candidates: candidates.length,
+  };
+}
