@@ -9,6 +9,7 @@ Usage: jury <command> [options]
 
 Commands:
   eval <suite-dir>    Run a suite with a panel of judges (jury eval --help)
+  memory <command>    Memories: the Claude Code hook, search, import, experiments (jury memory --help)
   db migrate          Create or update the database (JURY_DB, default data/jury.db)
   settings            Print the current settings as JSON (keys are never stored)
   help                Show this help
@@ -29,6 +30,7 @@ type Command = (args: string[]) => Promise<number>;
 // Each command loads its own modules, so `jury --help` stays fast.
 const commands: Record<string, Command> = {
   eval: async (args) => (await import("./eval")).evalCommand(args),
+  memory: async (args) => (await import("./memory")).memoryCommand(args),
   db: async (args) => {
     if (args[0] !== "migrate")
       throw new JuryError("usage", `Unknown db command "${args[0] ?? ""}". Try: jury db migrate`);

@@ -1,0 +1,144 @@
+import { randomBytes } from "node:crypto";
+import type { Db } from "@/db/client";
+import { finishExperiment, insertExperiment, insertExperimentResult } from "@/db/queries/experiments";
+import { listStudyQueries } from "@/db/queries/study";
+import type { RetrievalConfig } from "@/db/schema";
+import { errorMessage } from "../errors";
+import type { Settings } from "../settings/schema";
+import { retrieveCandidates } from "./candidates";
+import { retrieveMemories } from "./retrieve";
+
+/** Candidates kept for BM25 runs, so ranked metrics (nDCG@10, recall@100) can be computed. */
+export const BM25_RUN_DEPTH = 100;
+
+export function describeConfig(c: RetrievalConfig): string {
+  const kind = {
+    bm25: "BM25",
+    single: "single judge",
+    dual_strict: "dual strict",
+    dual_lenient: "dual lenient",
+  }[c.kind];
+  const judge =
+    c.kind === "bm25"
+      ? ""
+      : ` · ${c.model} · N=${c.n ?? 1} · ${c.shuffle ? "shuffled" : "fixed order"}${c.shuffleSalt ? ` (${c.shuffleSalt})` : ""}`;
+  return `${kind} · ${c.mode} · top ${c.topK} · pool ${c.poolSize}${judge}`;
+}
+
+/**
+ * Runs one configuration over every query of a collection's study, writing each query's outcome
+ * as it completes. Judge configurations with N > 1 keep a memory kept by a majority of N samples.
+ */
+export async function runExperiment(
+  db: Db,
+  input: {
+    collection: string;
+    config: RetrievalConfig;
+    settings: Settings;
+    label?: string;
+    onProgress?: (done: number, total: number) => void;
+  },
+): Promise<string> {
+  const id = `exp_${randomBytes(5).toString("hex")}`;
+  const { collection, config, settings } = input;
+  insertExperiment(db, { id, collection, label: input.label ?? describeConfig(config), config });
+  const queries = listStudyQueries(db, collection);
+  const price = config.model ? settings.prices[config.model] : undefined;
+  try {
+    let done = 0;
+    for (const q of queries) {
+      const started = performance.now();
+      if (config.kind === "bm25") {
+        const { candidates } = retrieveCandidates(db, {
+          collection,
+          prompt: q.text,
+          mode: config.mode,
+          poolSize: Math.max(BM25_RUN_DEPTH, config.topK),
+        });
+        insertExperimentResult(db, {
+          experimentId: id,
+          queryId: q.queryId,
+          candidates: candidates.map((c) => ({ memoryId: c.memoryId, score: c.score })),
+          retrieved: candidates.slice(0, config.topK).map((c) => c.memoryId),
+          path: "bm25",
+          latencyMs: performance.now() - started,
+        });
+      } else {
+        const n = Math.max(1, config.n ?? 1);
+        const votes = new Map<string, number>();
+        let tokensIn = 0;
+        let tokensOut = 0;
+        let path = "";
+        let error: string | undefined;
+        let candidates: { memoryId: string; score: number }[] = [];
+        for (let s = 0; s < n; s++) {
+          const r = await retrieveMemories({
+            db,
+            collection,
+            prompt: q.text,
+            mode: config.mode,
+            settings,
+            judge: {
+              enabled: true,
+              model: config.model ?? settings.memoryJudge.model,
+              candidate_pool_size: config.poolSize,
+              dual_verification: config.kind !== "single",
+              include_conversation_context: false,
+              modes: {
+                ...settings.memoryJudge.modes,
+                [config.mode]: {
+                  verification:
+                    config.kind === "dual_lenient"
+                      ? "lenient"
+                      : config.kind === "dual_strict"
+                        ? "strict"
+                        : settings.memoryJudge.modes[config.mode].verification,
+                  max_output: config.topK,
+                },
+              },
+              shuffle: config.shuffle,
+              salt: `${config.shuffleSalt ?? ""}${s ? `#${s}` : ""}`,
+              includeBody: config.includeBody,
+            },
+          });
+          path = r.path;
+          error ??= r.error;
+          tokensIn += r.stats?.inputTokens ?? 0;
+          tokensOut += r.stats?.outputTokens ?? 0;
+          for (const m of r.memories) votes.set(m.memoryId, (votes.get(m.memoryId) ?? 0) + 1);
+          if (s === 0)
+            candidates = retrieveCandidates(db, {
+              collection,
+              prompt: q.text,
+              mode: config.mode,
+              poolSize: config.poolSize,
+            }).candidates.map((c) => ({ memoryId: c.memoryId, score: c.score }));
+        }
+        const order = new Map(candidates.map((c, i) => [c.memoryId, i]));
+        const retrieved = [...votes]
+          .filter(([, v]) => v * 2 > n)
+          .map(([m]) => m)
+          .sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0))
+          .slice(0, config.topK);
+        insertExperimentResult(db, {
+          experimentId: id,
+          queryId: q.queryId,
+          candidates,
+          retrieved,
+          path,
+          latencyMs: performance.now() - started,
+          inputTokens: tokensIn,
+          outputTokens: tokensOut,
+          costUsd: price ? (tokensIn * price.inputPerMTok + tokensOut * price.outputPerMTok) / 1e6 : 0,
+          error: error ?? null,
+        });
+      }
+      input.onProgress?.(++done, queries.length);
+    }
+    finishExperiment(db, id, "done");
+  } catch (err) {
+    finishExperiment(db, id, "failed", errorMessage(err));
+    throw err;
+  }
+  return id;
+}

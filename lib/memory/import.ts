@@ -1,0 +1,228 @@
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { type MemoryInput, upsertMemories } from "@/db/queries/memories";
+import { type Annotation, type StudyQuery, setAnnotations, upsertStudyQueries } from "@/db/queries/study";
+import { JuryError } from "../errors";
+
+const memoryFileSchema = z.object({
+  id: z.string().trim().min(1).max(200),
+  category: z.string().trim().min(1).max(50),
+  title: z.string().trim().min(1).max(1000),
+  tags: z.array(z.string().max(100)).max(50).default([]),
+  body: z.string().max(100_000).default(""),
+  source: z.string().max(500).optional(),
+  created_at: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+  updated_at: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+});
+
+const issuesText = (issues: z.core.$ZodIssue[]) =>
+  issues.map((i) => `${i.path.map(String).join(".") || "(root)"}: ${i.message}`).join("; ");
+
+function readText(file: string): string {
+  const buf = fs.readFileSync(file);
+  const text = buf.toString("utf8");
+  if (text.includes("\uFFFD") && !buf.includes(Buffer.from("\uFFFD"))) {
+    throw new JuryError("invalid:encoding", `${file}: not valid UTF-8`);
+  }
+  return text.replace(/^\uFEFF/, "");
+}
+
+function toMemory(v: z.infer<typeof memoryFileSchema>): MemoryInput {
+  return {
+    memoryId: v.id,
+    category: v.category,
+    title: v.title,
+    tags: v.tags,
+    body: v.body,
+    source: v.source ?? null,
+    createdAt: v.created_at ? new Date(v.created_at) : undefined,
+    updatedAt: v.updated_at ? new Date(v.updated_at) : undefined,
+  };
+}
+
+/** Reads every *.json memory file in a folder (one memory or an array each). Validates all before writing any. */
+export function readMemoryFolder(dir: string): MemoryInput[] {
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory())
+    throw new JuryError("invalid:import", `${dir}: not a folder`);
+  const out: MemoryInput[] = [];
+  const seen = new Map<string, string>();
+  for (const name of fs
+    .readdirSync(dir)
+    .filter((n) => n.endsWith(".json"))
+    .sort()) {
+    const file = path.join(dir, name);
+    let json: unknown;
+    try {
+      json = JSON.parse(readText(file));
+    } catch (err) {
+      throw new JuryError(
+        "invalid:import",
+        err instanceof JuryError ? err.message : `${file}: invalid JSON: ${(err as Error).message}`,
+      );
+    }
+    const items = Array.isArray(json) ? json : [json];
+    items.forEach((item, i) => {
+      const r = memoryFileSchema.safeParse(item);
+      const where = Array.isArray(json) ? `${file} [${i}]` : file;
+      if (!r.success) throw new JuryError("invalid:import", `${where}: ${issuesText(r.error.issues)}`);
+      const prev = seen.get(r.data.id);
+      if (prev) throw new JuryError("invalid:import", `${where}: id "${r.data.id}" is also used in ${prev}`);
+      seen.set(r.data.id, where);
+      out.push(toMemory(r.data));
+    });
+  }
+  if (out.length === 0) throw new JuryError("invalid:import", `${dir}: no *.json memory files`);
+  return out;
+}
+
+export function importMemoryFolder(db: Db, dir: string, collection: string): number {
+  return upsertMemories(db, collection, readMemoryFolder(dir));
+}
+
+function readJsonl(file: string, schema: z.ZodType, each: (v: never, line: number) => void): void {
+  const lines = readText(file).split("\n");
+  lines.forEach((line, i) => {
+    if (!line.trim()) return;
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch (err) {
+      throw new JuryError("invalid:import", `${file}:${i + 1}: invalid JSON: ${(err as Error).message}`);
+    }
+    const r = schema.safeParse(v);
+    if (!r.success) throw new JuryError("invalid:import", `${file}:${i + 1}: ${issuesText(r.error.issues)}`);
+    each(r.data as never, i + 1);
+  });
+}
+
+const beirDoc = z.object({
+  _id: z.union([z.string(), z.number()]).transform(String),
+  title: z.string().default(""),
+  text: z.string(),
+});
+const beirQuery = z.object({ _id: z.union([z.string(), z.number()]).transform(String), text: z.string() });
+
+/** A BEIR-style collection: corpus.jsonl, queries.jsonl, qrels/*.tsv (which become ground truth). */
+export function readBeir(dir: string): {
+  memories: MemoryInput[];
+  queries: StudyQuery[];
+  qrels: Annotation[];
+} {
+  const need = (f: string) => {
+    const p = path.join(dir, f);
+    if (!fs.existsSync(p)) throw new JuryError("invalid:import", `${dir}: missing ${f}`);
+    return p;
+  };
+  const memories: MemoryInput[] = [];
+  readJsonl(need("corpus.jsonl"), beirDoc, (d: z.infer<typeof beirDoc>) =>
+    memories.push({
+      memoryId: d._id,
+      category: "document",
+      title: d.title || d.text.slice(0, 80),
+      tags: [],
+      body: d.text,
+    }),
+  );
+  const queries: StudyQuery[] = [];
+  readJsonl(need("queries.jsonl"), beirQuery, (q: z.infer<typeof beirQuery>) =>
+    queries.push({ queryId: q._id, text: q.text }),
+  );
+  const qrelsDir = need("qrels");
+  const qrels: Annotation[] = [];
+  for (const name of fs
+    .readdirSync(qrelsDir)
+    .filter((n) => n.endsWith(".tsv"))
+    .sort()) {
+    const file = path.join(qrelsDir, name);
+    readText(file)
+      .split("\n")
+      .forEach((line, i) => {
+        const cols = line.trim().split("\t");
+        if (!line.trim() || (i === 0 && cols[0] === "query-id")) return;
+        const rel = Number(cols[2]);
+        if (cols.length < 3 || !Number.isInteger(rel)) {
+          throw new JuryError(
+            "invalid:import",
+            `${file}:${i + 1}: expected "query-id<TAB>corpus-id<TAB>score", got ${JSON.stringify(line.slice(0, 80))}`,
+          );
+        }
+        qrels.push({ queryId: cols[0], memoryId: cols[1], relevance: rel, source: "qrels" });
+      });
+  }
+  const docIds = new Set(memories.map((m) => m.memoryId));
+  const queryIds = new Set(queries.map((q) => q.queryId));
+  const bad = qrels.find((q) => !docIds.has(q.memoryId) || !queryIds.has(q.queryId));
+  if (bad)
+    throw new JuryError(
+      "invalid:import",
+      `${qrelsDir}: qrels name ${!docIds.has(bad.memoryId) ? `document "${bad.memoryId}"` : `query "${bad.queryId}"`} which is not in the collection`,
+    );
+  return { memories, queries, qrels };
+}
+
+/** Writes a whole collection in one transaction: all of it, or nothing. */
+export function importBeir(
+  db: Db,
+  dir: string,
+  collection: string,
+): { memories: number; queries: number; qrels: number } {
+  const data = readBeir(dir);
+  writeStudy(db, collection, data);
+  return { memories: data.memories.length, queries: data.queries.length, qrels: data.qrels.length };
+}
+
+const studyQueriesSchema = z.array(
+  z.object({ id: z.string().min(1), text: z.string().min(1), relevant: z.array(z.string()).default([]) }),
+);
+
+/** An example study folder: memories/*.json and queries.json with hand-written ground truth. */
+export function importStudyFolder(
+  db: Db,
+  dir: string,
+  collection: string,
+): { memories: number; queries: number; qrels: number } {
+  const memories = readMemoryFolder(path.join(dir, "memories"));
+  const file = path.join(dir, "queries.json");
+  let parsed: z.infer<typeof studyQueriesSchema>;
+  try {
+    const r = studyQueriesSchema.safeParse(JSON.parse(readText(file)));
+    if (!r.success) throw new JuryError("invalid:import", `${file}: ${issuesText(r.error.issues)}`);
+    parsed = r.data;
+  } catch (err) {
+    throw err instanceof JuryError
+      ? err
+      : new JuryError("invalid:import", `${file}: ${(err as Error).message}`);
+  }
+  const ids = new Set(memories.map((m) => m.memoryId));
+  const queries = parsed.map((q) => ({ queryId: q.id, text: q.text }));
+  const qrels: Annotation[] = [];
+  for (const q of parsed) {
+    const relevant = new Set(q.relevant);
+    for (const r of relevant)
+      if (!ids.has(r))
+        throw new JuryError("invalid:import", `${file}: query ${q.id} names unknown memory "${r}"`);
+    // the example's ground truth: listed memories relevant, every other one judged not relevant
+    for (const id of ids)
+      qrels.push({ queryId: q.id, memoryId: id, relevance: relevant.has(id) ? 1 : 0, source: "example" });
+  }
+  writeStudy(db, collection, { memories, queries, qrels });
+  return {
+    memories: memories.length,
+    queries: queries.length,
+    qrels: qrels.filter((q) => q.relevance > 0).length,
+  };
+}
+
+function writeStudy(
+  db: Db,
+  collection: string,
+  d: { memories: MemoryInput[]; queries: StudyQuery[]; qrels: Annotation[] },
+) {
+  db.$client.transaction(() => {
+    upsertMemories(db, collection, d.memories);
+    upsertStudyQueries(db, collection, d.queries);
+    setAnnotations(db, collection, d.qrels);
+  })();
+}
