@@ -1,13 +1,60 @@
-import { EmptyState, PageTitle } from "@/components/ui/card";
+import Link from "next/link";
+import { connection } from "next/server";
+import { ImportExampleButton } from "@/components/memory/import-example-button";
+import { Card, EmptyState, PageTitle } from "@/components/ui/card";
+import { getDb } from "@/db/client";
+import { listStudies } from "@/db/queries/study";
 
-export default function MemorystudyPage() {
+export default async function MemoryPage() {
+  await connection();
+  const studies = listStudies(getDb());
   return (
-    <div>
-      <PageTitle>Memory study</PageTitle>
-      <EmptyState title="Nothing here yet" testId="memory-empty">
-        Import memories, annotate ground truth for a precision study and compare retrieval configurations.
-        This section is not built yet.
-      </EmptyState>
+    <div className="space-y-4">
+      <PageTitle actions={<ImportExampleButton />}>Memory study</PageTitle>
+      <p className="-mt-2 text-sm text-zinc-600">
+        Measure the memory-retrieval pipeline (FTS5 BM25, then an optional LLM judge) before you ship it as
+        the Claude Code hook: annotate ground truth per query, run configurations, compare precision, recall,
+        latency and cost.
+      </p>
+      {studies.length === 0 ? (
+        <EmptyState title="No memories yet" testId="memory-empty">
+          Import the example study above, or from the CLI:{" "}
+          <code>npx jury memory import-study examples/memory-study --collection shop-api</code>,{" "}
+          <code>npx jury memory import-beir &lt;dir&gt; --collection name</code>, or{" "}
+          <code>npx jury memory import &lt;folder&gt;</code> for the hook&apos;s own memories (collection{" "}
+          <code>default</code>).
+        </EmptyState>
+      ) : (
+        <Card>
+          <table className="w-full text-left text-sm" data-testid="studies-table">
+            <thead className="text-xs text-zinc-500">
+              <tr>
+                <th className="font-medium">Collection</th>
+                <th className="font-medium">Memories</th>
+                <th className="font-medium">Study queries</th>
+                <th className="font-medium">Experiments</th>
+              </tr>
+            </thead>
+            <tbody>
+              {studies.map((s) => (
+                <tr key={s.collection} className="border-t border-zinc-100">
+                  <td>
+                    <Link
+                      className="text-indigo-700 underline"
+                      href={`/memory/${encodeURIComponent(s.collection)}`}
+                    >
+                      {s.collection}
+                    </Link>
+                  </td>
+                  <td className="tabular-nums">{s.memories}</td>
+                  <td className="tabular-nums">{s.queries}</td>
+                  <td className="tabular-nums">{s.experiments}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Card>
+      )}
     </div>
   );
 }

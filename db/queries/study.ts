@@ -77,3 +77,21 @@ export function getQrels(db: Db, collection: string): Map<string, Map<string, nu
   }
   return out;
 }
+
+export type CollectionSummary = {
+  collection: string;
+  memories: number;
+  queries: number;
+  experiments: number;
+};
+
+export function listStudies(db: Db): CollectionSummary[] {
+  return db.$client
+    .prepare(
+      `select m.collection as collection, m.n as memories,
+              (select count(*) from study_queries q where q.collection = m.collection) as queries,
+              (select count(*) from experiments e where e.collection = m.collection) as experiments
+       from (select collection, count(*) as n from memories group by collection) m order by m.collection`,
+    )
+    .all() as CollectionSummary[];
+}

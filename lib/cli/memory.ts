@@ -126,9 +126,9 @@ export async function memoryCommand(argv: string[]): Promise<number> {
         collection,
         config,
         settings,
-        onProgress: (d, t) => process.stderr.write(`\r${d}/${t} queries`),
+        onProgress: process.stderr.isTTY ? (d, t) => process.stderr.write(`\r${d}/${t} queries`) : undefined,
       });
-      process.stderr.write("\n");
+      if (process.stderr.isTTY) process.stderr.write("\n");
       return printMetrics(db, id, Boolean(values.json));
     }
     case "metrics":

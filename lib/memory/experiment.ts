@@ -32,6 +32,7 @@ export function describeConfig(c: RetrievalConfig): string {
 export async function runExperiment(
   db: Db,
   input: {
+    id?: string;
     collection: string;
     config: RetrievalConfig;
     settings: Settings;
@@ -39,7 +40,7 @@ export async function runExperiment(
     onProgress?: (done: number, total: number) => void;
   },
 ): Promise<string> {
-  const id = `exp_${randomBytes(5).toString("hex")}`;
+  const id = input.id ?? `exp_${randomBytes(5).toString("hex")}`;
   const { collection, config, settings } = input;
   insertExperiment(db, { id, collection, label: input.label ?? describeConfig(config), config });
   const queries = listStudyQueries(db, collection);

@@ -1,5 +1,6 @@
 // Starts the scripted OpenAI-compatible server as its own process (for e2e tests and benchmarks).
-// Default script: a judge answering {score, reasoning} inside the prompt's scale, varying per call.
+// Default script: a judge answering {score, reasoning} inside the prompt's scale, varying per call,
+// and a memory judge keeping the first two candidates.
 import { hashString } from "../providers/mock-model";
 import { startScriptedServer } from "./scripted-server";
 
@@ -8,6 +9,8 @@ const latency = Number(process.env.SCRIPTED_LATENCY_MS ?? 0);
 
 const server = await startScriptedServer(
   (req) => {
+    // the memory judge asks for {"keep": [...]}: keep the first two candidates it was shown
+    if (req.text.includes('{"keep"')) return { delayMs: latency, json: { keep: [0, 1] } };
     const scale = /scale of\s*(-?\d+)\s*(?:-|to|–)\s*(-?\d+)/i.exec(req.text);
     const [lo, hi] = scale ? [Number(scale[1]), Number(scale[2])] : [1, 10];
     const h = hashString(`${req.text}#${req.index}`);

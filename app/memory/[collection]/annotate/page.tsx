@@ -1,0 +1,84 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { connection } from "next/server";
+import { AnnotationList } from "@/components/memory/annotation-list";
+import { Card, PageTitle } from "@/components/ui/card";
+import { getDb } from "@/db/client";
+import { pooledMemoryIds } from "@/db/queries/experiments";
+import { getMemories } from "@/db/queries/memories";
+import { listAnnotations } from "@/db/queries/study";
+import { annotationProgress } from "@/lib/memory/annotation-progress";
+import { collectionSchema } from "@/lib/validations/memory";
+
+type Props = { params: Promise<{ collection: string }>; searchParams: Promise<{ q?: string }> };
+
+export default async function AnnotatePage({ params, searchParams }: Props) {
+  await connection();
+  const collection = decodeURIComponent((await params).collection);
+  if (!collectionSchema.safeParse(collection).success) notFound();
+  const db = getDb();
+  const progress = annotationProgress(db, collection);
+  if (progress.queries.length === 0) notFound();
+  const { q } = await searchParams;
+  const idx = Math.max(
+    0,
+    progress.queries.findIndex((x) => x.queryId === q),
+  );
+  const query = progress.queries[idx];
+  const judged = new Map(
+    listAnnotations(db, collection, query.queryId).map((a) => [a.memoryId, a.relevance > 0]),
+  );
+  const items = getMemories(db, collection, pooledMemoryIds(db, collection, query.queryId)).map((m) => ({
+    ...m,
+    relevant: judged.get(m.memoryId) ?? null,
+  }));
+  const href = (i: number) =>
+    `/memory/${encodeURIComponent(collection)}/annotate?q=${encodeURIComponent(progress.queries[i].queryId)}`;
+  const next = idx + 1 < progress.queries.length ? href(idx + 1) : undefined;
+
+  return (
+    <div className="grid gap-4 md:grid-cols-[16rem_1fr]">
+      <aside className="space-y-2">
+        <p className="text-sm font-medium" data-testid="annotation-progress">
+          {progress.complete} of {progress.queries.length} queries complete
+        </p>
+        <ol className="max-h-[70vh] space-y-0.5 overflow-y-auto text-xs">
+          {progress.queries.map((x, i) => (
+            <li key={x.queryId}>
+              <Link
+                href={href(i)}
+                className={`block truncate rounded px-1 py-0.5 ${i === idx ? "bg-indigo-50 font-medium" : "hover:bg-zinc-100"}`}
+              >
+                {x.complete ? "✓" : "○"} {x.queryId} · {x.annotated}/{x.pooled}
+              </Link>
+            </li>
+          ))}
+        </ol>
+        <Link
+          className="text-xs text-indigo-700 underline"
+          href={`/memory/${encodeURIComponent(collection)}`}
+        >
+          back to the study
+        </Link>
+      </aside>
+      <div className="space-y-3">
+        <PageTitle>
+          {query.queryId}: annotate {items.length} pooled candidate{items.length === 1 ? "" : "s"}
+        </PageTitle>
+        <Card>
+          <p className="text-sm" data-testid="query-text">
+            <span className="text-xs text-zinc-500">Prompt: </span>
+            {query.text}
+          </p>
+        </Card>
+        <AnnotationList
+          key={query.queryId}
+          collection={collection}
+          queryId={query.queryId}
+          items={items}
+          nextHref={next}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useActionState, useEffect, useState } from "react";
+import { type StartExperimentState, startExperiment } from "@/app/actions/memory";
+
+const field = "w-full rounded border border-zinc-300 bg-white px-2 py-1 text-sm";
+
+export function ExperimentForm({
+  collection,
+  defaultModel,
+  judges,
+}: {
+  collection: string;
+  defaultModel: string;
+  judges: string[];
+}) {
+  const router = useRouter();
+  const [state, action, pending] = useActionState<StartExperimentState, FormData>(startExperiment, null);
+  const [kind, setKind] = useState("bm25");
+  useEffect(() => {
+    if (state?.ok) router.refresh();
+  }, [state, router]);
+  const fe = state && !state.ok ? state.fieldErrors : {};
+  const models = [...new Set([defaultModel, ...judges])];
+  return (
+    <form action={action} className="grid gap-3 sm:grid-cols-4" data-testid="experiment-form">
+      <input type="hidden" name="collection" value={collection} />
+      <label className="text-xs font-medium text-zinc-700">
+        Configuration
+        <select
+          name="kind"
+          className={field}
+          value={kind}
+          onChange={(e) => setKind(e.currentTarget.value)}
+          data-testid="experiment-kind"
+        >
+          <option value="bm25">BM25 only</option>
+          <option value="single">single judge</option>
+          <option value="dual_strict">dual judge, strict (intersection)</option>
+          <option value="dual_lenient">dual judge, lenient (union)</option>
+        </select>
+      </label>
+      <label className="text-xs font-medium text-zinc-700">
+        Mode
+        <select name="mode" className={field} defaultValue="auto">
+          <option value="auto">auto (title + tags)</option>
+          <option value="search">search (title + tags + body)</option>
+        </select>
+      </label>
+      <label className="text-xs font-medium text-zinc-700">
+        Top-k (max kept)
+        <input name="topK" type="number" defaultValue={3} min={1} max={100} className={field} />
+        {fe.topK && <span className="text-red-600">{fe.topK}</span>}
+      </label>
+      <label className="text-xs font-medium text-zinc-700">
+        Candidate pool
+        <input name="poolSize" type="number" defaultValue={15} min={1} max={100} className={field} />
+        {fe.poolSize && <span className="text-red-600">{fe.poolSize}</span>}
+      </label>
+      {kind !== "bm25" && (
+        <>
+          <label className="text-xs font-medium text-zinc-700 sm:col-span-2">
+            Judge model
+            <input
+              name="model"
+              list="judge-models"
+              defaultValue={defaultModel}
+              className={field}
+              data-testid="experiment-model"
+            />
+            <datalist id="judge-models">
+              {models.map((m) => (
+                <option key={m} value={m} />
+              ))}
+            </datalist>
+            {fe.model && <span className="text-red-600">{fe.model}</span>}
+          </label>
+          <label className="text-xs font-medium text-zinc-700">
+            N (majority of N samples)
+            <input name="n" type="number" defaultValue={1} min={1} max={10} className={field} />
+          </label>
+          <label className="flex items-end gap-2 pb-1 text-sm">
+            <input type="checkbox" name="shuffle" defaultChecked /> shuffle candidate order
+          </label>
+        </>
+      )}
+      {kind === "bm25" && <input type="hidden" name="n" value="1" />}
+      <div className="flex items-center gap-3 sm:col-span-4">
+        <button
+          type="submit"
+          disabled={pending}
+          data-testid="run-experiment"
+          className="rounded bg-indigo-600 px-4 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
+        >
+          {pending ? "Starting…" : "Run over every query"}
+        </button>
+        {state && !state.ok && <span className="text-sm text-red-700">{state.error}</span>}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,82 @@
+import type { Experiment } from "@/db/schema";
+import type { ExperimentMetrics, MetricCI } from "@/lib/memory/study-metrics";
+
+const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(0)}%` : "—");
+
+function Ci({ m, testId }: { m: MetricCI; testId?: string }) {
+  return (
+    <span data-testid={testId}>
+      <span className="font-medium">{pct(m.mean)}</span>
+      <span className="text-xs text-zinc-500">
+        {" "}
+        [{pct(m.low)}–{pct(m.high)}] n={m.n}
+      </span>
+    </span>
+  );
+}
+
+export function MetricsTable({ rows }: { rows: { e: Experiment; m: ExperimentMetrics; done: number }[] }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm tabular-nums" data-testid="experiments-table">
+        <thead className="text-xs text-zinc-500">
+          <tr>
+            <th className="font-medium">Configuration</th>
+            <th
+              className="font-medium"
+              title="relevant ÷ annotated retrieved, mean over queries; 95% bootstrap interval over queries"
+            >
+              Precision
+            </th>
+            <th className="font-medium" title="over queries with at least one relevant memory">
+              Recall
+            </th>
+            <th className="font-medium">F1</th>
+            <th className="font-medium">P@k</th>
+            <th className="font-medium" title="retrieved memories nobody has annotated for that query">
+              Needs annotation
+            </th>
+            <th className="font-medium">Latency p50 / p95</th>
+            <th className="font-medium">$ / query</th>
+            <th className="font-medium" title="cost per query × 100 prompts a day × 30 days">
+              $ / month
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ e, m, done }) => (
+            <tr key={e.id} className="border-t border-zinc-100 align-top" data-testid="experiment-row">
+              <td className="py-1 pr-2">
+                <div className="text-xs font-medium">{e.label}</div>
+                <div className="font-mono text-xs text-zinc-500">
+                  {e.id} · {e.status === "running" ? `running ${done} of ${m.queries || "…"}` : e.status}
+                  {e.error && <span className="text-red-700"> {e.error}</span>}
+                </div>
+              </td>
+              <td>
+                <Ci m={m.precision} testId="metric-precision" />
+              </td>
+              <td>
+                <Ci m={m.recall} testId="metric-recall" />
+              </td>
+              <td>
+                <Ci m={m.f1} />
+              </td>
+              <td>
+                <Ci m={m.precisionAtK} />
+              </td>
+              <td>
+                {m.needsAnnotation} of {m.retrieved}
+              </td>
+              <td>
+                {m.latencyP50.toFixed(0)} / {m.latencyP95.toFixed(0)} ms
+              </td>
+              <td>${m.costPerQuery.toFixed(5)}</td>
+              <td>${m.costPerMonth.toFixed(2)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

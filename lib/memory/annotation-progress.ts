@@ -1,0 +1,38 @@
+import type { Db } from "@/db/client";
+import { pooledMemoryIds } from "@/db/queries/experiments";
+import { listAnnotations, listStudyQueries } from "@/db/queries/study";
+
+export type QueryProgress = {
+  queryId: string;
+  text: string;
+  pooled: number;
+  annotated: number;
+  complete: boolean;
+};
+
+/** A query is complete when every memory in its pool (what any configuration surfaced) has a judgment. */
+export function annotationProgress(
+  db: Db,
+  collection: string,
+): { queries: QueryProgress[]; complete: number; annotations: number } {
+  const all = listAnnotations(db, collection);
+  const byQuery = new Map<string, Set<string>>();
+  for (const a of all) {
+    const s = byQuery.get(a.queryId) ?? new Set<string>();
+    s.add(a.memoryId);
+    byQuery.set(a.queryId, s);
+  }
+  const queries = listStudyQueries(db, collection).map((q) => {
+    const pool = pooledMemoryIds(db, collection, q.queryId);
+    const judged = byQuery.get(q.queryId) ?? new Set<string>();
+    const annotated = pool.filter((m) => judged.has(m)).length;
+    return {
+      queryId: q.queryId,
+      text: q.text,
+      pooled: pool.length,
+      annotated,
+      complete: pool.length > 0 ? annotated === pool.length : judged.size > 0,
+    };
+  });
+  return { queries, complete: queries.filter((q) => q.complete).length, annotations: all.length };
+}

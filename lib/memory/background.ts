@@ -1,0 +1,19 @@
+import { randomBytes } from "node:crypto";
+import type { Db } from "@/db/client";
+import type { RetrievalConfig } from "@/db/schema";
+import type { Settings } from "../settings/schema";
+import { runExperiment } from "./experiment";
+
+/** Starts an experiment inside the server process without waiting; it writes each query's result as it goes. */
+export function startExperimentInBackground(
+  db: Db,
+  collection: string,
+  config: RetrievalConfig,
+  settings: Settings,
+): string {
+  const id = `exp_${randomBytes(5).toString("hex")}`;
+  runExperiment(db, { id, collection, config, settings }).catch((err) =>
+    console.error(`experiment ${id} failed:`, err instanceof Error ? err.message : err),
+  );
+  return id;
+}
