@@ -20,7 +20,11 @@ describe("createDb", () => {
     db.$client.close();
     // applying migrations again is a no-op
     const again = createDb(file);
-    const journal = JSON.parse(fs.readFileSync(path.join("db", "migrations", "meta", "_journal.json"), "utf8"));
-    expect(again.$client.prepare("select count(*) from __drizzle_migrations").pluck().get()).toBe(journal.entries.length);
+    const journal = JSON.parse(
+      fs.readFileSync(path.join("db", "migrations", "meta", "_journal.json"), "utf8"),
+    );
+    expect(again.$client.prepare("select count(*) from __drizzle_migrations").pluck().get()).toBe(
+      journal.entries.length,
+    );
   });
 });

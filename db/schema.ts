@@ -275,3 +275,55 @@ export const retrievalLog = sqliteTable(
 export type Memory = typeof memories.$inferSelect;
 export type Experiment = typeof experiments.$inferSelect;
 export type ExperimentResult = typeof experimentResults.$inferSelect;
+
+// ─── Code reviews ────────────────────────────────────────────────────────────
+export type ReviewRecord = {
+  context: Record<string, unknown>;
+  gate?: { verdict: "pass" | "fail"; reasoning: string; skipped?: string } | null;
+  judgment?: Record<string, unknown> | null;
+  samples: {
+    judge: string;
+    sampleIndex: number;
+    dimension?: string;
+    raw: string;
+    valid: boolean;
+    error?: string;
+    parsed?: unknown;
+    latencyMs: number;
+  }[];
+  warnings: string[];
+  diagnosis?: string | null;
+};
+
+export const reviews = sqliteTable(
+  "reviews",
+  {
+    id: text().primaryKey(),
+    createdAt: integer({ mode: "timestamp_ms" })
+      .notNull()
+      .$defaultFn(() => new Date()),
+    title: text().notNull(),
+    /** final verdict: the judgment's, else the test-only gate's */
+    verdict: text({ enum: ["pass", "partial", "fail"] }).notNull(),
+    verdictSource: text({ enum: ["judge", "gate", "tests"] }).notNull(),
+    score: real(),
+    mechanicalScore: real(),
+    blendedScore: real(),
+    diff: text().notNull(),
+    record: text({ mode: "json" }).$type<ReviewRecord>().notNull(),
+  },
+  (t) => [index("reviews_created_at_idx").on(t.createdAt)],
+);
+
+/** Judgments made, for the hourly throttle that holds across processes. */
+export const judgeEvents = sqliteTable(
+  "judge_events",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    kind: text().notNull(),
+    at: integer({ mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("judge_events_kind_at_idx").on(t.kind, t.at)],
+);
+
+export type Review = typeof reviews.$inferSelect;

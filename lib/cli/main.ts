@@ -10,6 +10,7 @@ Usage: jury <command> [options]
 Commands:
   eval <suite-dir>    Run a suite with a panel of judges (jury eval --help)
   memory <command>    Memories: the Claude Code hook, search, import, experiments (jury memory --help)
+  review [options]    Judge a code change: criteria + diff + tests → verdict (jury review --help)
   db migrate          Create or update the database (JURY_DB, default data/jury.db)
   settings            Print the current settings as JSON (keys are never stored)
   help                Show this help
@@ -31,6 +32,7 @@ type Command = (args: string[]) => Promise<number>;
 const commands: Record<string, Command> = {
   eval: async (args) => (await import("./eval")).evalCommand(args),
   memory: async (args) => (await import("./memory")).memoryCommand(args),
+  review: async (args) => (await import("./review")).reviewCommand(args),
   db: async (args) => {
     if (args[0] !== "migrate")
       throw new JuryError("usage", `Unknown db command "${args[0] ?? ""}". Try: jury db migrate`);

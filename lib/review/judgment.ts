@@ -1,0 +1,109 @@
+import { z } from "zod";
+
+export const DIMENSIONS = ["correctness", "scope_adherence", "code_quality", "completeness"] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+export type Weights = Record<Dimension, number>;
+
+/** Seed 003's default weights. */
+export const DEFAULT_WEIGHTS: Weights = {
+  correctness: 0.4,
+  scope_adherence: 0.2,
+  code_quality: 0.2,
+  completeness: 0.2,
+};
+/** Seed 003: a pass requires every dimension ≥ 0.7. */
+export const PASS_THRESHOLD = 0.7;
+
+const unit = z.number().min(0).max(1);
+
+export const weightsSchema = z
+  .object({ correctness: unit, scope_adherence: unit, code_quality: unit, completeness: unit })
+  .refine((w) => Math.abs(DIMENSIONS.reduce((s, d) => s + w[d], 0) - 1) < 1e-6, {
+    message: "weights must sum to 1",
+  });
+
+/** Seed 003's judgment, as the judge must return it. */
+export const judgmentSchema = z.object({
+  schema_version: z.literal("1.0.0"),
+  verdict: z.enum(["pass", "partial", "fail"]),
+  score: unit,
+  dimensions: z.object({ correctness: unit, scope_adherence: unit, code_quality: unit, completeness: unit }),
+  issues: z
+    .array(
+      z.object({
+        severity: z.enum(["major", "minor"]),
+        description: z.string().min(1),
+        file: z.string().optional(),
+      }),
+    )
+    .max(50),
+  summary: z.string(),
+  confidence: z.enum(["high", "medium", "low"]),
+});
+export type Judgment = z.infer<typeof judgmentSchema>;
+
+/** One dimension scored on its own call. */
+export const dimensionAnswerSchema = z.object({
+  score: unit,
+  reasoning: z.string(),
+  issues: judgmentSchema.shape.issues.optional(),
+});
+
+/** The gate (seed 002). */
+export const gateAnswerSchema = z.object({ verdict: z.enum(["pass", "fail"]), reasoning: z.string() });
+
+export function parseWeights(input: unknown): Weights {
+  const r = weightsSchema.safeParse(input);
+  if (!r.success)
+    throw new Error(
+      `Invalid weights: ${r.error.issues.map((i) => `${i.path.join(".") || "weights"}: ${i.message}`).join("; ")}`,
+    );
+  return r.data;
+}
+
+export function compositeScore(d: Record<Dimension, number>, w: Weights = DEFAULT_WEIGHTS): number {
+  return DIMENSIONS.reduce((s, k) => s + d[k] * w[k], 0);
+}
+
+/** pass when every dimension ≥ 0.7; otherwise partial when the composite is ≥ 0.5, else fail. */
+export function verdictFor(
+  d: Record<Dimension, number>,
+  w: Weights = DEFAULT_WEIGHTS,
+): "pass" | "partial" | "fail" {
+  if (DIMENSIONS.every((k) => d[k] >= PASS_THRESHOLD)) return "pass";
+  return compositeScore(d, w) >= 0.5 ? "partial" : "fail";
+}
+
+/** Seed 003's blend: 0.6 × mechanical + 0.4 × judge by default. */
+export function blendedScore(mechanical: number, judge: number, mechanicalWeight = 0.6): number {
+  return mechanicalWeight * mechanical + (1 - mechanicalWeight) * judge;
+}
+
+/** JSON schema sent as the structured-output format. */
+export const JUDGMENT_JSON_SCHEMA = {
+  type: "object",
+  properties: {
+    schema_version: { type: "string", enum: ["1.0.0"] },
+    verdict: { type: "string", enum: ["pass", "partial", "fail"] },
+    score: { type: "number", minimum: 0, maximum: 1 },
+    dimensions: {
+      type: "object",
+      properties: Object.fromEntries(DIMENSIONS.map((d) => [d, { type: "number", minimum: 0, maximum: 1 }])),
+      required: [...DIMENSIONS],
+    },
+    issues: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          severity: { type: "string", enum: ["major", "minor"] },
+          description: { type: "string" },
+        },
+        required: ["severity", "description"],
+      },
+    },
+    summary: { type: "string" },
+    confidence: { type: "string", enum: ["high", "medium", "low"] },
+  },
+  required: ["schema_version", "verdict", "score", "dimensions", "issues", "summary", "confidence"],
+} as const;

@@ -1,0 +1,196 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultSettings, type Settings } from "../settings/schema";
+import { tempDir } from "../testing/fixtures";
+import { type ScriptedServer, startScriptedServer } from "../testing/scripted-server";
+import { DIFF_MAX_LINES, enforceBudget, gatherContext, type ReviewContext, truncateLines } from "./context";
+import { compositeScore, DEFAULT_WEIGHTS, judgmentSchema, parseWeights, verdictFor } from "./judgment";
+import { runReview } from "./run-review";
+
+let server: ScriptedServer;
+beforeAll(async () => {
+  server = await startScriptedServer();
+  process.env.JURY_LOCAL_BASE_URL = server.baseURL;
+});
+afterAll(() => server.close());
+
+const settings: Settings = {
+  ...defaultSettings,
+  judging: { ...defaultSettings.judging, timeoutMs: 1000, maxRetries: 0 },
+};
+const ctx = (over: Partial<ReviewContext> = {}): ReviewContext => ({
+  criteria: "- slugify lowercases and joins words with dashes",
+  diff: "diff --git a/src/slug.ts b/src/slug.ts\n+export const slugify = (s: string) => s.toLowerCase().split(/\\s+/).join('-');",
+  testFiles: [],
+  testResults: { passed: 3, failed: 0 },
+  meta: {},
+  notes: [],
+  ...over,
+});
+const judgment = (dims: [number, number, number, number], extra: Record<string, unknown> = {}) => ({
+  schema_version: "1.0.0",
+  verdict: "pass",
+  score: 0.8,
+  dimensions: {
+    correctness: dims[0],
+    scope_adherence: dims[1],
+    code_quality: dims[2],
+    completeness: dims[3],
+  },
+  issues: [{ severity: "minor", description: "no test for empty input" }],
+  summary: "Fine.",
+  confidence: "high",
+  ...extra,
+});
+const base = {
+  judges: ["local:a"],
+  n: 1,
+  perDimension: false,
+  quick: true,
+  settings,
+  judgeAllowed: { ok: true } as const,
+};
+
+describe("context package", () => {
+  it("keeps the diff's first 3,000 lines and says what was cut", () => {
+    const diff = Array.from({ length: 3500 }, (_, i) => `+line ${i}`).join("\n");
+    const t = truncateLines(diff, DIFF_MAX_LINES, "diff");
+    expect(t.text.split("\n")).toHaveLength(3001);
+    expect(t.note).toBe("[diff truncated: showing the first 3000 of 3500 lines; 500 lines cut]");
+    const file = path.join(tempDir(), "big.diff");
+    fs.writeFileSync(file, diff);
+    const c = gatherContext({ criteria: "x", diffFile: file });
+    expect(c.notes).toContain(t.note);
+    expect(c.diff.endsWith(t.note!)).toBe(true);
+  });
+
+  it("keeps test output to 2,000 lines and fits an overall token budget", () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, "d.diff"), "+a\n".repeat(10));
+    fs.writeFileSync(path.join(dir, "out.txt"), "ok\n".repeat(2500));
+    const c = gatherContext({
+      criteria: "x",
+      diffFile: path.join(dir, "d.diff"),
+      testOutputFile: path.join(dir, "out.txt"),
+      passed: 1,
+      failed: 0,
+    });
+    expect(
+      c.notes.some((n) => n.includes("test output truncated: showing the first 2000 of 2501 lines")),
+    ).toBe(true);
+    const big = enforceBudget(ctx({ diff: "x".repeat(100_000) }), 1000);
+    expect(big.diff.length).toBeLessThan(5000);
+    expect(big.notes.some((n) => n.includes("1000-token budget"))).toBe(true);
+  });
+
+  it("rejects a binary diff file with its name", () => {
+    const file = path.join(tempDir(), "bin.diff");
+    fs.writeFileSync(file, Buffer.from([1, 0, 2]));
+    expect(() => gatherContext({ criteria: "x", diffFile: file })).toThrow(/bin\.diff is binary/);
+  });
+});
+
+describe("the pass rule and weights (seed 003)", () => {
+  it("passes only when every dimension is ≥ 0.7: one at 0.69 is not a pass", () => {
+    expect(verdictFor({ correctness: 0.7, scope_adherence: 0.7, code_quality: 0.7, completeness: 0.7 })).toBe(
+      "pass",
+    );
+    expect(
+      verdictFor({ correctness: 0.95, scope_adherence: 0.95, code_quality: 0.69, completeness: 0.95 }),
+    ).toBe("partial");
+    expect(verdictFor({ correctness: 0.1, scope_adherence: 0.2, code_quality: 0.3, completeness: 0.4 })).toBe(
+      "fail",
+    );
+  });
+  it("weights default to 0.4/0.2/0.2/0.2 and must sum to 1", () => {
+    expect(compositeScore({ correctness: 1, scope_adherence: 0, code_quality: 0, completeness: 0 })).toBe(
+      0.4,
+    );
+    expect(DEFAULT_WEIGHTS).toEqual({
+      correctness: 0.4,
+      scope_adherence: 0.2,
+      code_quality: 0.2,
+      completeness: 0.2,
+    });
+    expect(() =>
+      parseWeights({ correctness: 0.5, scope_adherence: 0.2, code_quality: 0.2, completeness: 0.2 }),
+    ).toThrow(/sum to 1/);
+    expect(
+      parseWeights({ correctness: 0.25, scope_adherence: 0.25, code_quality: 0.25, completeness: 0.25 })
+        .correctness,
+    ).toBe(0.25);
+  });
+});
+
+describe("runReview", () => {
+  it("a panel's judgment: consensus per dimension, verdict by the pass rule, valid against the schema", async () => {
+    server.setScript((req) => ({
+      json: judgment(req.model === "a" ? [0.9, 0.8, 0.75, 0.8] : [0.8, 0.9, 0.65, 0.8]),
+    }));
+    const r = await runReview({ ...base, context: ctx(), judges: ["local:a", "local:b"], n: 2 });
+    expect(r.verdictSource).toBe("judge");
+    expect(r.judgment?.dimensions.code_quality).toBe(0.7); // mean of 0.75 and 0.65
+    expect(r.verdict).toBe("pass");
+    expect(r.judgment?.consensus.code_quality.model_results["local:a"]).toMatchObject({ n: 2 });
+    expect(judgmentSchema.safeParse(r.judgment).success).toBe(true);
+    expect(r.samples).toHaveLength(4);
+  });
+
+  it("scores each dimension in its own call when asked", async () => {
+    server.setScript((req) => ({
+      json: {
+        score:
+          req.text.includes("scope_adherence:") &&
+          req.text.includes("Score ONE dimension") &&
+          /^\s*scope_adherence:/m.test(req.text)
+            ? 0.5
+            : 0.9,
+        reasoning: "r",
+      },
+    }));
+    const before = server.requests.length;
+    const r = await runReview({ ...base, context: ctx(), perDimension: true });
+    expect(server.requests.length - before).toBe(4);
+    expect(r.judgment?.mode).toBe("per-dimension");
+    expect(r.judgment?.dimensions.scope_adherence).toBe(0.5);
+    expect(r.verdict).toBe("partial");
+  });
+
+  it("invalid JSON from the judge: a warning, the sample skipped, no judgment half-made", async () => {
+    server.setScript(() => ({ json: { verdict: "pass", dimensions: { correctness: 2 } } }));
+    const r = await runReview({ ...base, context: ctx() });
+    expect(r.judgment).toBeNull();
+    expect(r.warnings.some((w) => /invalid judgment JSON, skipped/.test(w))).toBe(true);
+    expect(r.verdict).toBe("pass"); // the test-only gate stands
+    expect(r.verdictSource).toBe("tests");
+  });
+
+  it("no judge reachable: the test-only verdict stands and the reason is recorded", async () => {
+    server.setScript(() => ({ status: 503 }));
+    const r = await runReview({ ...base, context: ctx(), quick: false });
+    expect(r.verdict).toBe("pass");
+    expect(r.verdictSource).toBe("tests");
+    expect(r.gate?.skipped).toMatch(/no judge reachable: HTTP 503/);
+    expect(r.warnings[0]).toMatch(/test-only verdict stands/);
+  });
+
+  it("the gate runs only when the tests passed, and its fail stands", async () => {
+    const before = server.requests.length;
+    const failed = await runReview({
+      ...base,
+      context: ctx({ testResults: { passed: 2, failed: 1 } }),
+      quick: false,
+    });
+    expect(failed).toMatchObject({ verdict: "fail", verdictSource: "tests" });
+    expect(server.requests.length).toBe(before);
+    server.setScript((req) =>
+      req.text.includes("When in doubt, pass")
+        ? { json: { verdict: "fail", reasoning: "hard-coded" } }
+        : { json: judgment([0.9, 0.9, 0.9, 0.9]) },
+    );
+    const gated = await runReview({ ...base, context: ctx(), quick: false });
+    expect(gated.gate).toEqual({ verdict: "fail", reasoning: "hard-coded" });
+    expect(gated.verdict).toBe("fail");
+  });
+});
