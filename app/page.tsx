@@ -16,11 +16,14 @@ export default async function HomePage() {
     { label: "Running now", value: o.runningRuns, testId: "count-running" },
     { label: "Judge samples stored", value: o.samples, testId: "count-samples" },
     { label: "Judges enabled", value: judges.length, testId: "count-judges" },
+    { label: "Memories", value: o.memories, testId: "count-memories" },
+    { label: "Retrieval experiments", value: o.experiments, testId: "count-experiments" },
+    { label: "Code reviews", value: o.reviews, testId: "count-reviews" },
   ];
   return (
     <div className="space-y-6">
       <PageTitle>Overview</PageTitle>
-      <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7">
         {stats.map((s) => (
           <Card key={s.label}>
             <div className="text-2xl font-semibold tabular-nums" data-testid={s.testId}>
@@ -30,7 +33,7 @@ export default async function HomePage() {
           </Card>
         ))}
       </div>
-      {o.runs === 0 && (
+      {o.runs === 0 && o.memories === 0 && o.reviews === 0 && (
         <EmptyState title="No runs yet. Where to start:" testId="home-empty">
           <ol className="list-decimal space-y-1 pl-5">
             <li>
@@ -51,6 +54,13 @@ export default async function HomePage() {
                 Runs
               </Link>{" "}
               or with <code>npx jury eval examples/suites/qa</code>.
+            </li>
+            <li>
+              Measure memory retrieval on the example study in{" "}
+              <Link className="text-indigo-700 underline" href="/memory">
+                Memory study
+              </Link>
+              , or judge a code change with <code>npx jury review --help</code>.
             </li>
           </ol>
         </EmptyState>

@@ -1,13 +1,116 @@
-import { EmptyState, PageTitle } from "@/components/ui/card";
+import Link from "next/link";
+import { connection } from "next/server";
+import { Card, EmptyState, PageTitle } from "@/components/ui/card";
+import { getDb } from "@/db/client";
+import { listReviews } from "@/db/queries/reviews";
+import { DIMENSIONS } from "@/lib/review/judgment";
 
-export default function ReviewsPage() {
+const verdictCls = {
+  pass: "bg-green-100 text-green-800",
+  partial: "bg-amber-100 text-amber-800",
+  fail: "bg-red-100 text-red-800",
+};
+const f = (x: number | null | undefined) => (x === null || x === undefined ? "—" : x.toFixed(2));
+
+export default async function ReviewsPage() {
+  await connection();
+  const reviews = listReviews(getDb());
+  const ranked = reviews.filter((r) => r.mechanicalScore !== null && r.blendedScore !== null);
+  const byMech = [...ranked].sort((a, b) => (b.mechanicalScore ?? 0) - (a.mechanicalScore ?? 0));
+  const byBlend = [...ranked].sort((a, b) => (b.blendedScore ?? 0) - (a.blendedScore ?? 0));
   return (
-    <div>
+    <div className="space-y-4">
       <PageTitle>Reviews</PageTitle>
-      <EmptyState title="Nothing here yet" testId="reviews-empty">
-        Code-review judgments (criteria + diff + tests → verdict) will be listed here. This section is not
-        built yet.
-      </EmptyState>
+      {reviews.length === 0 ? (
+        <EmptyState title="No reviews yet" testId="reviews-empty">
+          Judge a change from the CLI:{" "}
+          <code>npx jury review --repo . --base main --criteria criteria.md --passed 12 --failed 0</code>, or
+          try an example:{" "}
+          <code>
+            npx jury review --diff examples/reviews/hardcoded-tests/change.diff --criteria
+            examples/reviews/hardcoded-tests/criteria.md
+          </code>
+          .
+        </EmptyState>
+      ) : (
+        <Card title={`${reviews.length} review${reviews.length === 1 ? "" : "s"}`}>
+          <table className="w-full text-left text-sm tabular-nums" data-testid="reviews-table">
+            <thead className="text-xs text-zinc-500">
+              <tr>
+                <th className="font-medium">Review</th>
+                <th className="font-medium">Verdict</th>
+                <th className="font-medium">Score</th>
+                {DIMENSIONS.map((d) => (
+                  <th key={d} className="font-medium">
+                    {d}
+                  </th>
+                ))}
+                <th className="font-medium">When</th>
+              </tr>
+            </thead>
+            <tbody>
+              {reviews.map((r) => {
+                const dims = (r.record.judgment as { dimensions?: Record<string, number> } | null)
+                  ?.dimensions;
+                return (
+                  <tr key={r.id} className="border-t border-zinc-100">
+                    <td>
+                      <Link
+                        href={`/reviews/${r.id}`}
+                        className="text-indigo-700 underline"
+                        data-testid="review-link"
+                      >
+                        {r.title}
+                      </Link>
+                    </td>
+                    <td>
+                      <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${verdictCls[r.verdict]}`}>
+                        {r.verdict}
+                      </span>{" "}
+                      <span className="text-xs text-zinc-500">({r.verdictSource})</span>
+                    </td>
+                    <td>{f(r.score)}</td>
+                    {DIMENSIONS.map((d) => (
+                      <td key={d}>{f(dims?.[d])}</td>
+                    ))}
+                    <td className="text-xs text-zinc-500">
+                      {r.createdAt.toISOString().slice(0, 16).replace("T", " ")}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </Card>
+      )}
+      {ranked.length > 0 && (
+        <Card
+          title={`Ranking: mechanical only against blended (0.6 × mechanical + 0.4 × judge), ${ranked.length} reviews with both`}
+        >
+          <table className="w-full text-left text-sm tabular-nums" data-testid="ranking-table">
+            <thead className="text-xs text-zinc-500">
+              <tr>
+                <th className="font-medium">#</th>
+                <th className="font-medium">Mechanical only</th>
+                <th className="font-medium">Blended</th>
+              </tr>
+            </thead>
+            <tbody>
+              {byMech.map((r, i) => (
+                <tr key={r.id}>
+                  <td>{i + 1}</td>
+                  <td>
+                    {r.title} ({f(r.mechanicalScore)})
+                  </td>
+                  <td className={byBlend[i].id !== r.id ? "bg-amber-50" : ""}>
+                    {byBlend[i].title} ({f(byBlend[i].blendedScore)})
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Card>
+      )}
     </div>
   );
 }

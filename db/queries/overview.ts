@@ -1,13 +1,25 @@
 import { count, eq } from "drizzle-orm";
 import type { Db } from "../client";
-import { runs, samples } from "../schema";
+import { experiments, memories, reviews, runs, samples } from "../schema";
 
-export type Overview = { runs: number; runningRuns: number; samples: number };
+export type Overview = {
+  runs: number;
+  runningRuns: number;
+  samples: number;
+  memories: number;
+  experiments: number;
+  reviews: number;
+};
 
 /** Counts for the home page, straight from the database. */
 export function getOverview(db: Db): Overview {
-  const total = db.select({ n: count() }).from(runs).get()?.n ?? 0;
-  const running = db.select({ n: count() }).from(runs).where(eq(runs.status, "running")).get()?.n ?? 0;
-  const sampleCount = db.select({ n: count() }).from(samples).get()?.n ?? 0;
-  return { runs: total, runningRuns: running, samples: sampleCount };
+  const n = (q: { get(): { n: number } | undefined }) => q.get()?.n ?? 0;
+  return {
+    runs: n(db.select({ n: count() }).from(runs)),
+    runningRuns: n(db.select({ n: count() }).from(runs).where(eq(runs.status, "running"))),
+    samples: n(db.select({ n: count() }).from(samples)),
+    memories: n(db.select({ n: count() }).from(memories)),
+    experiments: n(db.select({ n: count() }).from(experiments)),
+    reviews: n(db.select({ n: count() }).from(reviews)),
+  };
 }

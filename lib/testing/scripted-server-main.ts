@@ -11,6 +11,38 @@ const server = await startScriptedServer(
   (req) => {
     // the memory judge asks for {"keep": [...]}: keep the first two candidates it was shown
     if (req.text.includes('{"keep"')) return { delayMs: latency, json: { keep: [0, 1] } };
+    // the review judge: the gate, then seed 003's judgment
+    if (req.text.includes("When in doubt, pass"))
+      return {
+        delayMs: latency,
+        json: { verdict: "pass", reasoning: "Scripted gate: the diff implements the criteria." },
+      };
+    if (req.text.includes('"schema_version"')) {
+      const h = hashString(`${req.text}#${req.index}`);
+      const dim = (k: number) => Math.round((0.55 + ((h >>> (k * 4)) % 40) / 100) * 100) / 100;
+      return {
+        delayMs: latency,
+        json: {
+          schema_version: "1.0.0",
+          verdict: "partial",
+          score: 0.7,
+          dimensions: {
+            correctness: dim(0),
+            scope_adherence: dim(1),
+            code_quality: dim(2),
+            completeness: dim(3),
+          },
+          issues: [
+            {
+              severity: "minor",
+              description: `Scripted issue from call ${req.index}: no test for the empty string.`,
+            },
+          ],
+          summary: `Scripted judgment ${req.index}: mostly correct, one gap.`,
+          confidence: "medium",
+        },
+      };
+    }
     const scale = /scale of\s*(-?\d+)\s*(?:-|to|–)\s*(-?\d+)/i.exec(req.text);
     const [lo, hi] = scale ? [Number(scale[1]), Number(scale[2])] : [1, 10];
     const h = hashString(`${req.text}#${req.index}`);

@@ -1,0 +1,149 @@
+import { notFound } from "next/navigation";
+import { connection } from "next/server";
+import { DimensionChart } from "@/components/charts/dimension-chart";
+import { DiffView } from "@/components/reviews/diff-view";
+import { ConsensusBadge } from "@/components/runs/status-badge";
+import { Card, PageTitle } from "@/components/ui/card";
+import { getDb } from "@/db/client";
+import { getReview } from "@/db/queries/reviews";
+import type { CriterionVerdict } from "@/lib/judging/aggregate";
+import { DIMENSIONS, type Judgment } from "@/lib/review/judgment";
+
+type Props = { params: Promise<{ id: string }> };
+type StoredJudgment = Judgment & {
+  consensus: Record<string, CriterionVerdict>;
+  judges: string[];
+  n: number;
+  mode: string;
+};
+
+export default async function ReviewPage({ params }: Props) {
+  await connection();
+  const { id } = await params;
+  if (!/^rev_[0-9a-f]{10}$/.test(id)) notFound();
+  const review = getReview(getDb(), id);
+  if (!review) notFound();
+  const { record } = review;
+  const j = record.judgment as StoredJudgment | null;
+  return (
+    <div className="space-y-4">
+      <PageTitle>
+        {review.title}{" "}
+        <span data-testid="review-verdict" className="rounded bg-zinc-100 px-2 py-0.5 text-sm">
+          {review.verdict} · from the {review.verdictSource}
+          {review.score !== null && ` · score ${review.score.toFixed(2)}`}
+          {review.blendedScore !== null && ` · blended ${review.blendedScore.toFixed(2)}`}
+        </span>
+      </PageTitle>
+      {record.warnings.length > 0 && (
+        <Card title="Warnings">
+          <ul className="list-disc pl-5 text-sm text-amber-800">
+            {record.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </Card>
+      )}
+      {record.gate && (
+        <Card title="Gate (seed 002: pass or fail, when in doubt, pass)">
+          <p className="text-sm">
+            <strong>{record.gate.verdict}</strong> {record.gate.reasoning}
+            {record.gate.skipped && <span className="text-zinc-500"> (skipped: {record.gate.skipped})</span>}
+          </p>
+        </Card>
+      )}
+      {j ? (
+        <div className="grid gap-4 md:grid-cols-2">
+          <Card
+            title={`Dimensions (${j.judges.length} judge${j.judges.length === 1 ? "" : "s"} × N = ${j.n}, ${j.mode})`}
+          >
+            <DimensionChart
+              data={DIMENSIONS.map((d) => ({
+                dimension: d,
+                score: j.dimensions[d],
+                std: j.consensus[d]?.cross_model_std ?? 0,
+                n: j.judges.length,
+              }))}
+            />
+            <table className="mt-2 w-full text-sm tabular-nums" data-testid="dimensions-table">
+              <tbody>
+                {DIMENSIONS.map((d) => (
+                  <tr key={d}>
+                    <td>{d}</td>
+                    <td>{j.dimensions[d].toFixed(2)}</td>
+                    <td>
+                      <ConsensusBadge level={j.consensus[d]?.consensus_level ?? null} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Card>
+          <Card title={`Issues (${j.issues.length})`}>
+            <p className="mb-2 text-sm">{j.summary}</p>
+            <ul className="space-y-1 text-sm" data-testid="issues">
+              {j.issues.map((i) => (
+                <li key={`${i.severity}-${i.description}`}>
+                  <span
+                    className={`mr-2 rounded px-1 text-xs ${i.severity === "major" ? "bg-red-100 text-red-800" : "bg-zinc-100"}`}
+                  >
+                    {i.severity}
+                  </span>
+                  {i.description}
+                </li>
+              ))}
+            </ul>
+            <p className="mt-2 text-xs text-zinc-500">confidence: {j.confidence}</p>
+          </Card>
+        </div>
+      ) : (
+        <Card title="Scored judgment">
+          <p className="text-sm text-zinc-600">
+            No scored judgment: {record.warnings.join(" ") || "the judge did not run."}
+          </p>
+        </Card>
+      )}
+      {record.diagnosis && (
+        <Card title="Retry feedback (from the session transcript)">
+          <p className="text-sm" data-testid="diagnosis">
+            {record.diagnosis}
+          </p>
+        </Card>
+      )}
+      <Card title="Diff">
+        <DiffView diff={review.diff} />
+      </Card>
+      <Card title={`Samples (${record.samples.length})`}>
+        <ol className="space-y-2" data-testid="review-samples">
+          {record.samples.map((s) => {
+            const parsed = s.parsed as { summary?: string; reasoning?: string } | undefined;
+            return (
+              <li
+                key={`${s.judge}-${s.sampleIndex}-${s.dimension ?? ""}`}
+                className="rounded border border-zinc-200 p-2 text-sm"
+              >
+                <div className="text-xs text-zinc-500">
+                  <code className="text-zinc-900">{s.judge}</code> · sample {s.sampleIndex + 1}
+                  {s.dimension && ` · ${s.dimension}`} · {Math.round(s.latencyMs)} ms ·{" "}
+                  {s.valid ? "valid" : "skipped"}
+                </div>
+                {s.error && <p className="text-red-700">{s.error}</p>}
+                {(parsed?.summary || parsed?.reasoning) && (
+                  <p data-testid="review-reasoning">{parsed.summary ?? parsed.reasoning}</p>
+                )}
+                {s.raw && (
+                  <details>
+                    <summary className="cursor-pointer text-xs text-zinc-500">raw output</summary>
+                    <pre className="max-h-48 overflow-auto whitespace-pre-wrap bg-zinc-50 p-2 text-xs">
+                      {s.raw}
+                    </pre>
+                  </details>
+                )}
+              </li>
+            );
+          })}
+        </ol>
+      </Card>
+    </div>
+  );
+}
