@@ -13,7 +13,7 @@ test("import the example study, run BM25, annotate by keyboard, run a judge agai
   const bm25 = await study.runExperiment("bm25");
   await expect(study.precisionOf(bm25)).toHaveText(/^\d+% \[\d+%–\d+%\] n=20$/);
   await expect(bm25.getByTestId("metric-recall")).toHaveText(/^\d+% \[\d+%–\d+%\] n=\d+$/);
-  const before = await study.precisionOf(bm25).innerText();
+  const before = (await study.precisionOf(bm25).textContent()) ?? "";
 
   // annotate: flip the first pooled candidate of the first query with the keyboard
   await page.getByTestId("annotate-link").click();

@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { SCRATCH_DIR, SCRIPTED_PORT } from "./constants";
@@ -6,7 +6,7 @@ import { SCRATCH_DIR, SCRIPTED_PORT } from "./constants";
 test("open a stored review: its dimensions, issues, diff and each sample's reasoning", async ({ page }) => {
   // store a review the way a user does, with the CLI, in the server's database and against the scripted judge
   const ex = path.resolve("examples/reviews/hardcoded-tests");
-  execFileSync(
+  const r = spawnSync(
     "node",
     [
       "bin/jury.mjs",
@@ -29,6 +29,7 @@ test("open a stored review: its dimensions, issues, diff and each sample's reaso
       "hardcoded-tests example",
     ],
     {
+      encoding: "utf8",
       env: {
         ...process.env,
         JURY_DB: `${SCRATCH_DIR}/main/jury.db`,
@@ -36,6 +37,9 @@ test("open a stored review: its dimensions, issues, diff and each sample's reaso
       },
     },
   );
+  // exit 0 on pass, 1 on partial or fail: either way the review is stored
+  expect([0, 1], r.stderr).toContain(r.status);
+  expect(r.stdout).toMatch(/^rev_[0-9a-f]{10}: /);
   await page.goto("/reviews");
   await page.getByTestId("review-link").filter({ hasText: "hardcoded-tests example" }).first().click();
   await expect(page).toHaveURL(/\/reviews\/rev_/);

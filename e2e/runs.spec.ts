@@ -9,9 +9,9 @@ test("change N in the settings modal, start a run, watch it progress, open its s
   await runs.chooseSuite(/Question answering|QA/i);
 
   const settings = await runs.openSettings();
-  const before = Number((await runs.modalCalls().innerText()).replace(/,/g, ""));
+  const before = Number((await runs.modalCalls().textContent())?.replace(/,/g, ""));
   await settings.field("providers.local.enabled").check(); // the scripted server stands in for a local model
-  const withLocal = Number((await runs.modalCalls().innerText()).replace(/,/g, ""));
+  const withLocal = Number((await runs.modalCalls().textContent())?.replace(/,/g, ""));
   expect(withLocal).toBe(before * 2); // two judges instead of one
   await settings.fill("judging.samples", "5");
   await expect(runs.modalCalls()).toHaveText(String((withLocal / 3) * 5));
@@ -26,7 +26,7 @@ test("change N in the settings modal, start a run, watch it progress, open its s
   // live progress: the count moves, then the run finishes
   const progress = page.getByTestId("progress-count");
   await expect(progress).toContainText(/of \d+ tasks/);
-  const total = Number((await progress.innerText()).match(/of (\d+)/)?.[1]);
+  const total = Number((await progress.textContent())?.match(/of (\d+)/)?.[1]);
   await expect(page.getByTestId("run-status")).toHaveText("running");
   await expect(progress).not.toHaveText(`0 of ${total} tasks`, { timeout: 15_000 });
   await expect(page.getByTestId("run-status")).toHaveText("done", { timeout: 45_000 });

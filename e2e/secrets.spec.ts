@@ -10,7 +10,18 @@ test("no page's HTML, RSC payload or JS chunk contains the API key", async ({ pa
       bodies.push({ url: res.url(), body: await res.text() });
     } catch {}
   });
+  // the list pages, then every detail page they link to (runs, studies, reviews stored by earlier specs)
+  const visit = [...pages];
   for (const p of pages) {
+    await page.goto(p);
+    for (const href of await page
+      .locator('a[href^="/runs/run_"], a[href^="/memory/"], a[href^="/reviews/rev_"]')
+      .evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""))) {
+      if (href && !visit.includes(href)) visit.push(href);
+    }
+  }
+  expect(visit.length).toBeGreaterThan(pages.length);
+  for (const p of visit) {
     await page.goto(p);
     await page.waitForLoadState("networkidle");
     // the RSC payload, as the client router fetches it
@@ -23,7 +34,7 @@ test("no page's HTML, RSC payload or JS chunk contains the API key", async ({ pa
     for (const m of b.body.matchAll(/\/_next\/static\/[^"'\s)]+\.js/g)) chunkUrls.add(m[0]);
   for (const u of chunkUrls) bodies.push({ url: u, body: await (await request.get(u)).text() });
 
-  expect(bodies.length).toBeGreaterThan(pages.length * 2);
+  expect(bodies.length).toBeGreaterThan(visit.length * 2);
   expect(chunkUrls.size).toBeGreaterThan(0);
   const leaks = bodies.filter((b) => b.body.includes(CANARY_KEY)).map((b) => b.url);
   expect(leaks).toEqual([]);
