@@ -13,5 +13,6 @@ export default defineConfig({
     environment: "node",
     testTimeout: 30_000,
     pool: "forks",
+    globalSetup: ["lib/testing/global-setup.ts"],
   },
 });

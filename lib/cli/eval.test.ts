@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +11,6 @@ const QA = path.join(root, "examples/suites/qa");
 let server: ScriptedServer;
 
 beforeAll(async () => {
-  execFileSync("node", ["scripts/build-cli.mjs"], { cwd: root });
   server = await startScriptedServer((req) => ({
     delayMs: 40,
     json: { score: 1 + (hashString(`${req.text}#${req.index}`) % 10), reasoning: `call ${req.index}` },

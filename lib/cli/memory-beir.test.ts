@@ -1,15 +1,11 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { hashString } from "../providers/mock-model";
 import { tempDir } from "../testing/fixtures";
 
 const root = path.resolve(__dirname, "../..");
-beforeAll(() => {
-  execFileSync("node", ["scripts/build-cli.mjs"], { cwd: root });
-});
-
 const jury = (args: string[], db: string) => {
   const r = spawnSync("node", [path.join(root, "bin/jury.mjs"), ...args], {
     env: { ...process.env, JURY_DB: db },

@@ -1,15 +1,11 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { tempDir, writeJson } from "../testing/fixtures";
 
 const root = path.resolve(__dirname, "../..");
-const FIXTURES = path.resolve(root, "../shared/fixtures");
-
-beforeAll(() => {
-  execFileSync("node", ["scripts/build-cli.mjs"], { cwd: root });
-});
+const FIXTURES = path.resolve(root, "lib/memory/fixtures");
 
 function jury(args: string[], opts: { db: string; input?: string | Buffer; env?: Record<string, string> }) {
   const r = spawnSync("node", [path.join(root, "bin/jury.mjs"), ...args], {

@@ -11,7 +11,6 @@ const root = path.resolve(__dirname, "../..");
 let server: ScriptedServer;
 
 beforeAll(async () => {
-  execFileSync("node", ["scripts/build-cli.mjs"], { cwd: root });
   server = await startScriptedServer((req) =>
     req.text.includes("When in doubt, pass")
       ? { json: { verdict: "pass", reasoning: "implements the criteria" } }

@@ -1,10 +1,9 @@
 import type { Db } from "@/db/client";
 import type { MemoryRow } from "@/db/queries/memories";
 import { errorMessage, JuryError } from "../errors";
-import { getModel } from "../providers/get-model";
 import type { MemoryJudgeSettings, Settings } from "../settings/schema";
 import { type RetrievalMode, retrieveCandidates } from "./candidates";
-import { type JudgeCallStats, judgeCandidates } from "./judge";
+import type { JudgeCallStats } from "./judge";
 import { extractRecentContext } from "./transcript";
 
 /** Seed 000's D4 fallback ladder, one path per row, recorded for every retrieval. */
@@ -67,6 +66,11 @@ export async function retrieveMemories(input: RetrieveInput): Promise<RetrievalO
       candidates: candidates.length,
     });
 
+  // The AI SDK and the judge load only when the judge runs: the hook stays fast with it off.
+  const [{ getModel }, { judgeCandidates }] = await Promise.all([
+    import("../providers/get-model"),
+    import("./judge"),
+  ]);
   let model: ReturnType<typeof getModel>;
   try {
     model = getModel(cfg.model, { settings: input.settings, env: input.env });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { tempDir } from "../testing/fixtures";
 import { extractRecentContext, messageFromEntry } from "./transcript";
 
-const FIXTURE = path.resolve(__dirname, "../../../shared/fixtures/claude-code-transcript.jsonl");
+const FIXTURE = path.resolve(__dirname, "fixtures/claude-code-transcript.jsonl");
 
 describe("conversation context from a transcript", () => {
   it("reads Claude Code's JSONL: typed and written text only, no tool results, thinking or snapshots", () => {
