@@ -194,3 +194,31 @@ describe("runReview", () => {
     expect(gated.verdict).toBe("fail");
   });
 });
+
+describe("diagnosis on a fail", () => {
+  it("reads the session transcript and returns retry feedback", async () => {
+    server.setScript((req) => {
+      if (req.text.includes("session transcript")) {
+        return {
+          json: {
+            approach: "special-cased the test inputs",
+            files_consulted: ["src/slug.ts", "tests/slug.test.ts"],
+            point_of_failure: "the general path",
+            root_cause: "it read the tests and matched them",
+            suggestion: "implement the transformation for any input",
+          },
+        };
+      }
+      return { json: judgment([0.2, 0.9, 0.5, 0.4], { verdict: "fail" }) };
+    });
+    const transcript = path.resolve(__dirname, "../memory/fixtures/claude-code-transcript.jsonl");
+    const r = await runReview({ ...base, context: ctx(), transcriptPath: transcript });
+    expect(r.verdict).toBe("fail");
+    expect(r.diagnosis).toBe(
+      "Previous attempt tried special-cased the test inputs (files: src/slug.ts, tests/slug.test.ts). It failed at the general path because it read the tests and matched them. Suggestion: implement the transformation for any input",
+    );
+    expect(server.requests.at(-1)?.text).toContain(
+      "The checkout integration tests fail about one run in five",
+    );
+  });
+});
