@@ -25,7 +25,7 @@ export async function startApp(opts: {
   while (Date.now() < deadline) {
     try {
       const r = await fetch(`http://127.0.0.1:${opts.port}/`);
-      if (r.ok) return child;
+      if (r.ok || r.status === 401) return child;
     } catch {}
     if (child.exitCode !== null) throw new Error(`app exited early:\n${log}`);
     await new Promise((r) => setTimeout(r, 250));
