@@ -9,6 +9,7 @@ export default defineConfig({
       "criteria/**/*.test.ts",
       "components/**/*.test.ts",
       "examples/**/*.test.ts",
+      "test/**/*.test.ts",
     ],
     environment: "node",
     testTimeout: 30_000,

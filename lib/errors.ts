@@ -1,3 +1,5 @@
+import { redactSecrets } from "./redact";
+
 /** Typed error codes (`"missing_key:openai"`), with a plain message that is safe to show. */
 export class JuryError extends Error {
   constructor(
@@ -10,7 +12,7 @@ export class JuryError extends Error {
   }
 }
 
+/** An error's message, with any secret from the environment redacted. */
 export function errorMessage(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return String(err);
+  return redactSecrets(err instanceof Error ? err.message : String(err));
 }

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { redactSecrets } from "../redact";
 
 /**
  * `jury memory retrieve`: Claude Code's UserPromptSubmit hook. Reads the hook JSON on stdin,
@@ -30,10 +31,8 @@ export function hookLogFile(): string {
 export function logHookError(message: string): void {
   try {
     fs.mkdirSync(path.dirname(hookLogFile()), { recursive: true });
-    fs.appendFileSync(
-      hookLogFile(),
-      `${new Date().toISOString()} memory retrieve: ${message.replace(/\s+/g, " ").slice(0, 2000)}\n`,
-    );
+    const line = redactSecrets(message.replace(/\s+/g, " ").slice(0, 2000));
+    fs.appendFileSync(hookLogFile(), `${new Date().toISOString()} memory retrieve: ${line}\n`);
   } catch {
     // nowhere left to report; staying silent beats breaking the user's prompt
   }

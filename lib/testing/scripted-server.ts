@@ -17,6 +17,7 @@ export type ScriptRequest = {
   /** all message text joined, for matching */
   text: string;
   body: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
   responseFormat?: { type: string; json_schema?: { schema?: Record<string, unknown> } };
 };
 
@@ -122,6 +123,7 @@ export async function startScriptedServer(
         messages,
         text: messageText(messages),
         body,
+        headers: req.headers,
         responseFormat: body.response_format as ScriptRequest["responseFormat"],
       };
       requests.push(sreq);
