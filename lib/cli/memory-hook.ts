@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { decodeUtf8 } from "../read-text";
 import { redactSecrets } from "../redact";
 
 /**
@@ -47,7 +48,7 @@ async function readStdin(): Promise<string> {
     if (size > MAX_STDIN) throw new Error(`stdin is over ${MAX_STDIN} bytes`);
     chunks.push(c as Buffer);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return decodeUtf8(Buffer.concat(chunks), "stdin");
 }
 
 export async function memoryRetrieveHook(collection: string): Promise<number> {
@@ -58,7 +59,10 @@ export async function memoryRetrieveHook(collection: string): Promise<number> {
   deadline.unref();
   try {
     const raw = await readStdin();
-    if (!raw.trim()) return 0;
+    if (!raw.trim()) {
+      logHookError("stdin is empty: expected Claude Code's UserPromptSubmit JSON");
+      return 0;
+    }
     let json: unknown;
     try {
       json = JSON.parse(raw);

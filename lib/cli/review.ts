@@ -95,9 +95,20 @@ export async function reviewCommand(argv: string[]): Promise<number> {
   if (!Number.isInteger(n) || n < 1 || n > 10)
     throw new JuryError("usage", `--n must be a whole number from 1 to 10, got "${values.n}"`);
 
+  const criteriaIsFile = fs.existsSync(values.criteria);
+  if (
+    !criteriaIsFile &&
+    !/\s/.test(values.criteria) &&
+    (/[\\/]/.test(values.criteria) || /\.(md|txt)$/i.test(values.criteria))
+  ) {
+    throw new JuryError(
+      "invalid:review",
+      `criteria file ${values.criteria} not found (to pass the criteria as text, write them out)`,
+    );
+  }
   const context = gatherContext({
     criteria: values.criteria,
-    criteriaIsFile: fs.existsSync(values.criteria),
+    criteriaIsFile,
     prompt: values.prompt,
     repo: values.repo ? path.resolve(values.repo) : undefined,
     base: values.base,

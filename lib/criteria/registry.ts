@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
+import { JuryError } from "../errors";
+import { readUtf8File } from "../read-text";
 import { type Criterion, criterionSchema, type DeterministicFn } from "./definition";
 
 export type LoadedCriterion = Criterion & { folder: string; fn?: DeterministicFn; readme?: string };
@@ -34,9 +36,12 @@ export function loadCriteria(dir: string, logic: Record<string, Record<string, u
     }
     let json: unknown;
     try {
-      json = JSON.parse(fs.readFileSync(file, "utf8"));
+      json = JSON.parse(readUtf8File(file));
     } catch (err) {
-      fail("definition.json", `invalid JSON: ${(err as Error).message}`);
+      fail(
+        "definition.json",
+        err instanceof JuryError ? err.message : `invalid JSON: ${(err as Error).message}`,
+      );
       continue;
     }
     const parsed = criterionSchema.safeParse(json);

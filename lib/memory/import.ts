@@ -5,6 +5,7 @@ import type { Db } from "@/db/client";
 import { type MemoryInput, upsertMemories } from "@/db/queries/memories";
 import { type Annotation, type StudyQuery, setAnnotations, upsertStudyQueries } from "@/db/queries/study";
 import { JuryError } from "../errors";
+import { readUtf8File } from "../read-text";
 
 const memoryFileSchema = z.object({
   id: z.string().trim().min(1).max(200),
@@ -21,12 +22,7 @@ const issuesText = (issues: z.core.$ZodIssue[]) =>
   issues.map((i) => `${i.path.map(String).join(".") || "(root)"}: ${i.message}`).join("; ");
 
 function readText(file: string): string {
-  const buf = fs.readFileSync(file);
-  const text = buf.toString("utf8");
-  if (text.includes("\uFFFD") && !buf.includes(Buffer.from("\uFFFD"))) {
-    throw new JuryError("invalid:encoding", `${file}: not valid UTF-8`);
-  }
-  return text.replace(/^\uFEFF/, "");
+  return readUtf8File(file);
 }
 
 function toMemory(v: z.infer<typeof memoryFileSchema>): MemoryInput {
@@ -116,21 +112,32 @@ export function readBeir(dir: string): {
     return p;
   };
   const memories: MemoryInput[] = [];
-  readJsonl(need("corpus.jsonl"), beirDoc, (d: z.infer<typeof beirDoc>) =>
+  const corpusFile = need("corpus.jsonl");
+  const docLine = new Map<string, number>();
+  readJsonl(corpusFile, beirDoc, (d: z.infer<typeof beirDoc>, line: number) => {
+    const prev = docLine.get(d._id);
+    if (prev)
+      throw new JuryError(
+        "invalid:import",
+        `${corpusFile}:${line}: document id "${d._id}" is also on line ${prev}`,
+      );
+    docLine.set(d._id, line);
     memories.push({
       memoryId: d._id,
       category: "document",
       title: d.title || d.text.slice(0, 80),
       tags: [],
       body: d.text,
-    }),
-  );
+    });
+  });
+  if (memories.length === 0) throw new JuryError("invalid:import", `${corpusFile}: no documents`);
   const queries: StudyQuery[] = [];
   readJsonl(need("queries.jsonl"), beirQuery, (q: z.infer<typeof beirQuery>) =>
     queries.push({ queryId: q._id, text: q.text }),
   );
   const qrelsDir = need("qrels");
   const qrels: Annotation[] = [];
+  const where: string[] = [];
   for (const name of fs
     .readdirSync(qrelsDir)
     .filter((n) => n.endsWith(".tsv"))
@@ -149,16 +156,19 @@ export function readBeir(dir: string): {
           );
         }
         qrels.push({ queryId: cols[0], memoryId: cols[1], relevance: rel, source: "qrels" });
+        where.push(`${file}:${i + 1}`);
       });
   }
   const docIds = new Set(memories.map((m) => m.memoryId));
   const queryIds = new Set(queries.map((q) => q.queryId));
-  const bad = qrels.find((q) => !docIds.has(q.memoryId) || !queryIds.has(q.queryId));
-  if (bad)
+  const badAt = qrels.findIndex((q) => !docIds.has(q.memoryId) || !queryIds.has(q.queryId));
+  if (badAt >= 0) {
+    const bad = qrels[badAt];
     throw new JuryError(
       "invalid:import",
-      `${qrelsDir}: qrels name ${!docIds.has(bad.memoryId) ? `document "${bad.memoryId}"` : `query "${bad.queryId}"`} which is not in the collection`,
+      `${where[badAt]}: names ${!docIds.has(bad.memoryId) ? `document "${bad.memoryId}", which is not in corpus.jsonl` : `query "${bad.queryId}", which is not in queries.jsonl`}`,
     );
+  }
   return { memories, queries, qrels };
 }
 

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { JuryError } from "../errors";
+import { decodeUtf8 } from "../read-text";
 
 export const DIFF_MAX_LINES = 3000;
 export const TEST_OUTPUT_MAX_LINES = 2000;
@@ -33,7 +34,7 @@ function readFile(file: string, what: string): string {
   try {
     const buf = fs.readFileSync(file);
     if (buf.includes(0)) throw new JuryError("invalid:review", `${what} ${file} is binary`);
-    return buf.toString("utf8");
+    return decodeUtf8(buf, `${what} ${file}`);
   } catch (err) {
     if (err instanceof JuryError) throw err;
     throw new JuryError(
@@ -99,7 +100,11 @@ export type GatherInput = {
 export function gatherContext(i: GatherInput): ReviewContext {
   const notes: string[] = [];
   const criteria = i.criteriaIsFile ? readFile(i.criteria, "criteria file") : i.criteria;
-  if (!criteria.trim()) throw new JuryError("invalid:review", "The acceptance criteria are empty");
+  if (!criteria.trim())
+    throw new JuryError(
+      "invalid:review",
+      i.criteriaIsFile ? `criteria file ${i.criteria} is empty` : "The acceptance criteria are empty",
+    );
   let diff: string;
   if (i.diffFile) diff = readFile(i.diffFile, "diff file");
   else if (i.repo && i.base) diff = gitDiff(i.repo, i.base, i.head);

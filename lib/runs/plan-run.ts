@@ -73,7 +73,7 @@ export async function planRun(
       if (threshold < def.scoring.scale[0] || threshold > def.scoring.scale[1]) {
         throw new JuryError(
           "invalid:suite",
-          `case "${c.id}": threshold ${threshold} for ${r.id} is outside its scale ${def.scoring.scale.join("–")}`,
+          `${c.criteria?.some((o) => o.id === r.id && o.threshold !== undefined) ? suite.caseFiles.get(c.id) : path.join(suite.dir, "suite.json")}: case "${c.id}": threshold ${threshold} for ${r.id} is outside its scale ${def.scoring.scale.join("–")}`,
         );
       }
       return {

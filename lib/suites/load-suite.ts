@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { JuryError } from "../errors";
-import { type CriterionRef, caseSchema, suiteSchema, type TestCase } from "./schema";
+import { readUtf8File } from "../read-text";
+import { type CriterionRef, caseSchema, outputHttpSchema, suiteSchema, type TestCase } from "./schema";
 
 export type Suite = {
   dir: string;
@@ -10,13 +11,16 @@ export type Suite = {
   criteria: CriterionRef[];
   hint?: string;
   cases: TestCase[];
+  /** the file each case came from (suite.json for inline cases), for error messages */
+  caseFiles: Map<string, string>;
 };
 
 function readJson(file: string): unknown {
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    text = readUtf8File(file);
   } catch (err) {
+    if (err instanceof JuryError) throw err;
     throw new JuryError(
       "invalid:suite",
       `${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? err})`,
@@ -40,6 +44,7 @@ export function loadSuite(dir: string): Suite {
   const parsed = suiteSchema.safeParse(readJson(file));
   if (!parsed.success) throw new JuryError("invalid:suite", zodMessage(file, parsed.error.issues));
   const cases = [...(parsed.data.cases ?? [])];
+  const files = cases.map(() => file);
   const casesDir = path.join(dir, "cases");
   if (fs.existsSync(casesDir)) {
     for (const name of fs
@@ -49,16 +54,34 @@ export function loadSuite(dir: string): Suite {
       const caseFile = path.join(casesDir, name);
       const c = caseSchema.safeParse(readJson(caseFile));
       if (!c.success) throw new JuryError("invalid:suite", zodMessage(caseFile, c.error.issues));
+      const http = (c.data.output as { http?: unknown }).http;
+      if (http !== undefined) {
+        const h = outputHttpSchema.safeParse(http);
+        if (!h.success)
+          throw new JuryError(
+            "invalid:suite",
+            zodMessage(
+              caseFile,
+              h.error.issues.map((i) => ({ ...i, path: ["output", "http", ...i.path] })),
+            ),
+          );
+      }
       cases.push(c.data);
+      files.push(caseFile);
     }
   }
   if (cases.length === 0)
     throw new JuryError("invalid:suite", `${dir}: no test cases (add cases/*.json or "cases" in suite.json)`);
-  const seen = new Set<string>();
-  for (const c of cases) {
-    if (seen.has(c.id)) throw new JuryError("invalid:suite", `${dir}: case id "${c.id}" appears twice`);
-    seen.add(c.id);
-  }
+  const caseFiles = new Map<string, string>();
+  cases.forEach((c, i) => {
+    const prev = caseFiles.get(c.id);
+    if (prev)
+      throw new JuryError(
+        "invalid:suite",
+        `${dir}: case id "${c.id}" appears twice: in ${path.basename(prev)} and ${path.basename(files[i])}`,
+      );
+    caseFiles.set(c.id, files[i]);
+  });
   return {
     dir,
     name: parsed.data.name,
@@ -66,6 +89,7 @@ export function loadSuite(dir: string): Suite {
     criteria: parsed.data.criteria,
     hint: parsed.data.llm_prompt_hint,
     cases,
+    caseFiles,
   };
 }
 

@@ -7,20 +7,21 @@ export const criterionRefSchema = z.object({
   params: z.record(z.string(), z.unknown()).optional(),
 });
 
+/** An output fetched from the system under test (seed 004's runner calls its API with a setup payload). */
+export const outputHttpSchema = z.object({
+  url: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
+  method: z.enum(["GET", "POST"]).default("POST"),
+  /** JSON body sent to the system under test (seed 004's setup payload) */
+  setup: z.unknown().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  timeout_ms: z.int().min(1).max(600_000).default(30_000),
+});
+
 /** Where the output to judge comes from. */
 export const outputSourceSchema = z.union([
   z.string(),
   z.object({ file: z.string().min(1) }),
-  z.object({
-    http: z.object({
-      url: z.url(),
-      method: z.enum(["GET", "POST"]).default("POST"),
-      /** JSON body sent to the system under test (seed 004's setup payload) */
-      setup: z.unknown().optional(),
-      headers: z.record(z.string(), z.string()).optional(),
-      timeout_ms: z.int().min(1).max(600_000).default(30_000),
-    }),
-  }),
+  z.object({ http: outputHttpSchema }),
   // any other JSON value is judged as its JSON text
   z.record(z.string(), z.unknown()),
   z.array(z.unknown()),
