@@ -3,7 +3,7 @@
 import path from "node:path";
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/db/client";
-import { countMemories } from "@/db/queries/memories";
+import { getMemories } from "@/db/queries/memories";
 import { listStudyQueries, setAnnotations } from "@/db/queries/study";
 import type { ActionResult } from "@/lib/action-result";
 import { errorMessage } from "@/lib/errors";
@@ -32,8 +32,9 @@ export async function annotate(input: unknown): Promise<ActionResult<null>> {
   if (!listStudyQueries(db, collection).some((q) => q.queryId === queryId)) {
     return { ok: false, error: `No query "${queryId}" in ${collection}`, fieldErrors: {} };
   }
-  if (countMemories(db, collection) === 0)
-    return { ok: false, error: `No collection "${collection}"`, fieldErrors: {} };
+  if (getMemories(db, collection, [memoryId]).length === 0) {
+    return { ok: false, error: `No memory "${memoryId}" in ${collection}`, fieldErrors: {} };
+  }
   setAnnotations(db, collection, [{ queryId, memoryId, relevance: relevant ? 1 : 0, source: "human" }]);
   revalidatePath(`/memory/${collection}`);
   return { ok: true, data: null };

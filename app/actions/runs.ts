@@ -8,7 +8,7 @@ import { loadProjectCriteria } from "@/lib/criteria/load";
 import { errorMessage } from "@/lib/errors";
 import { startRunInBackground } from "@/lib/runs/background";
 import { createRun } from "@/lib/runs/plan-run";
-import { fieldErrorsOf } from "@/lib/settings/schema";
+import { enabledJudges, fieldErrorsOf } from "@/lib/settings/schema";
 import { readSettings } from "@/lib/settings/store";
 import { discoverSuites, loadSuite } from "@/lib/suites/load-suite";
 import { runIdSchema, startRunSchema } from "@/lib/validations/runs";
@@ -34,6 +34,14 @@ export async function startRun(_prev: StartRunState, formData: FormData): Promis
   }
   const db = getDb();
   const settings = readSettings(db);
+  const unknown = judges.filter((j) => !enabledJudges(settings).includes(j));
+  if (unknown.length) {
+    return {
+      ok: false,
+      error: "Unknown judge.",
+      fieldErrors: { judges: `Not enabled in Settings: ${unknown.join(", ")}` },
+    };
+  }
   try {
     const runId = await createRun(db, loadSuite(suiteDir), loadProjectCriteria(), {
       judges,
