@@ -62,7 +62,9 @@ export function LiveProgress({ runId, status, total, done, errors, costUsd, star
             Cancel
           </button>
         )}
-        {(status === "interrupted" || status === "cancelled" || status === "failed") && finished < total && (
+        {/* interrupted runs can always resume: a kill after the last sample still needs its verdicts */}
+        {(status === "interrupted" ||
+          ((status === "cancelled" || status === "failed") && finished < total)) && (
           <button
             type="button"
             disabled={pending}

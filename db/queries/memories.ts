@@ -52,21 +52,23 @@ export function upsertMemories(db: Db, collection: string, items: MemoryInput[])
        tags = excluded.tags, body = excluded.body, source = excluded.source, updated_at = excluded.updated_at`,
   );
   const now = Date.now();
-  db.$client.transaction(() => {
-    for (const m of items) {
-      s.run({
-        collection,
-        memoryId: m.memoryId,
-        category: m.category,
-        title: m.title,
-        tags: JSON.stringify(m.tags),
-        body: m.body,
-        source: m.source ?? null,
-        createdAt: m.createdAt?.getTime() ?? now,
-        updatedAt: m.updatedAt?.getTime() ?? now,
-      });
-    }
-  })();
+  db.$client
+    .transaction(() => {
+      for (const m of items) {
+        s.run({
+          collection,
+          memoryId: m.memoryId,
+          category: m.category,
+          title: m.title,
+          tags: JSON.stringify(m.tags),
+          body: m.body,
+          source: m.source ?? null,
+          createdAt: m.createdAt?.getTime() ?? now,
+          updatedAt: m.updatedAt?.getTime() ?? now,
+        });
+      }
+    })
+    .immediate();
   return items.length;
 }
 

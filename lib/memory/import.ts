@@ -225,14 +225,17 @@ export function importStudyFolder(
   };
 }
 
+/** BEGIN IMMEDIATE: take the write lock up front, so a concurrent writer makes this wait (busy_timeout), not fail. */
 function writeStudy(
   db: Db,
   collection: string,
   d: { memories: MemoryInput[]; queries: StudyQuery[]; qrels: Annotation[] },
 ) {
-  db.$client.transaction(() => {
-    upsertMemories(db, collection, d.memories);
-    upsertStudyQueries(db, collection, d.queries);
-    setAnnotations(db, collection, d.qrels);
-  })();
+  db.$client
+    .transaction(() => {
+      upsertMemories(db, collection, d.memories);
+      upsertStudyQueries(db, collection, d.queries);
+      setAnnotations(db, collection, d.qrels);
+    })
+    .immediate();
 }
