@@ -208,13 +208,19 @@ export type SampleWrite = Required<Omit<NewSample, "id" | "createdAt">>;
  * Records a finished task: its sample row and the task's status, in one transaction. A task that
  * is no longer pending (a duplicate completion) writes nothing: exactly one sample per task.
  */
-export function recordSample(db: Db, s: SampleWrite): boolean {
+export function recordSample(
+  db: Db,
+  s: SampleWrite,
+  cache?: { key: string; text: string; inputTokens: number; outputTokens: number },
+): boolean {
   const st = stmts(db);
   let written = false;
+  // one commit per judgment: the sample, its task's status and the cached response together
   db.$client.transaction(() => {
     const r = st.finishTask.run(s.error ? "error" : "done", s.taskId);
     if (r.changes === 0) return;
     st.insertSample.run({ ...s, cached: s.cached ? 1 : 0, createdAt: Date.now() });
+    if (cache) st.putCache.run(cache.key, cache.text, cache.inputTokens, cache.outputTokens, Date.now());
     written = true;
   })();
   return written;
@@ -227,14 +233,6 @@ export function getCachedResponse(
   return stmts(db).getCache.get(key) as
     | { text: string; inputTokens: number; outputTokens: number }
     | undefined;
-}
-
-export function putCachedResponse(
-  db: Db,
-  key: string,
-  v: { text: string; inputTokens: number; outputTokens: number },
-): void {
-  stmts(db).putCache.run(key, v.text, v.inputTokens, v.outputTokens, Date.now());
 }
 
 /** Finished-task counts for many runs at once, for the runs list. */

@@ -63,7 +63,7 @@ async function attemptOnce(opts: CallOptions): Promise<Omit<CallResult, "latency
       temperature: opts.temperature,
       maxRetries: 0,
       abortSignal,
-      ...(opts.schema ? { output: Output.object({ schema: jsonSchema(opts.schema) }) } : {}),
+      ...(opts.schema ? { output: outputFor(opts.schema) } : {}),
     });
     return {
       text: result.text,
@@ -84,6 +84,17 @@ async function attemptOnce(opts: CallOptions): Promise<Omit<CallResult, "latency
     }
     throw err;
   }
+}
+
+const outputs = new WeakMap<Record<string, unknown>, ReturnType<typeof Output.object>>();
+/** The structured-output spec, built once per schema object: this sits on the judging hot path. */
+function outputFor(schema: Record<string, unknown>) {
+  let o = outputs.get(schema);
+  if (!o) {
+    o = Output.object({ schema: jsonSchema(schema) });
+    outputs.set(schema, o);
+  }
+  return o;
 }
 
 /** Milliseconds to wait before the next attempt, or undefined when the error is not worth retrying. */

@@ -6,7 +6,6 @@ import {
   getRunById,
   getRunCases,
   isCancelRequested,
-  putCachedResponse,
   recordSample,
   type SampleWrite,
   setRunStatus,
@@ -87,16 +86,21 @@ export async function executeRun(db: Db, runId: string, opts: ExecuteOptions): P
   const finish = (
     task: Task,
     s: Omit<SampleWrite, "taskId" | "runId" | "caseId" | "criterionId" | "judge" | "sampleIndex">,
+    cache?: Parameters<typeof recordSample>[2],
   ) => {
-    const written = recordSample(db, {
-      taskId: task.id,
-      runId,
-      caseId: task.caseId,
-      criterionId: task.criterionId,
-      judge: task.judge,
-      sampleIndex: task.sampleIndex,
-      ...s,
-    });
+    const written = recordSample(
+      db,
+      {
+        taskId: task.id,
+        runId,
+        caseId: task.caseId,
+        criterionId: task.criterionId,
+        judge: task.judge,
+        sampleIndex: task.sampleIndex,
+        ...s,
+      },
+      cache,
+    );
     if (!written) return;
     progress.completed++;
     progress.remaining--;
@@ -200,17 +204,20 @@ export async function executeRun(db: Db, runId: string, opts: ExecuteOptions): P
         ? (r.inputTokens * price.inputPerMTok + r.outputTokens * price.outputPerMTok) / 1e6
         : 0;
       const p = parseJudgment(r.text, scale);
-      if (p.ok) putCachedResponse(db, cacheKey, r);
-      finish(task, {
-        ...empty,
-        ...(p.ok ? { score: p.score, reasoning: p.reasoning } : { error: p.error }),
-        rawText: r.text,
-        latencyMs: r.latencyMs,
-        inputTokens: r.inputTokens,
-        outputTokens: r.outputTokens,
-        costUsd,
-        attempts: r.attempts,
-      });
+      finish(
+        task,
+        {
+          ...empty,
+          ...(p.ok ? { score: p.score, reasoning: p.reasoning } : { error: p.error }),
+          rawText: r.text,
+          latencyMs: r.latencyMs,
+          inputTokens: r.inputTokens,
+          outputTokens: r.outputTokens,
+          costUsd,
+          attempts: r.attempts,
+        },
+        p.ok ? { key: cacheKey, ...r } : undefined,
+      );
     } catch (err) {
       if (controller.signal.aborted) return; // left pending: a resume picks it up
       finish(task, { ...empty, error: errorMessage(err) });
