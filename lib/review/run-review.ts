@@ -1,3 +1,4 @@
+import type { ReviewRecord } from "@/db/schema";
 import { errorMessage } from "../errors";
 import { aggregateAcrossModels, type CriterionVerdict } from "../judging/aggregate";
 import { callModel } from "../judging/call-model";
@@ -22,16 +23,8 @@ import {
 } from "./judgment";
 import { DIAGNOSIS_SYSTEM, dimensionSystem, GATE_SYSTEM, JUDGMENT_SYSTEM, reviewMessage } from "./prompts";
 
-export type ReviewSample = {
-  judge: string;
-  sampleIndex: number;
-  dimension?: string;
-  raw: string;
-  valid: boolean;
-  error?: string;
-  parsed?: unknown;
-  latencyMs: number;
-};
+/** One judge call of a review, as stored in the review's record. */
+export type ReviewSample = ReviewRecord["samples"][number];
 
 export type ReviewOptions = {
   context: ReviewContext;
