@@ -1,6 +1,7 @@
 import type { Experiment } from "@/db/schema";
 import type { ExperimentMetrics, MetricCI } from "@/lib/memory/study-metrics";
 
+const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(x < 10 ? 1 : 0) : "—");
 const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(0)}%` : "—");
 
 function Ci({ m, testId }: { m: MetricCI; testId?: string }) {
@@ -69,7 +70,7 @@ export function MetricsTable({ rows }: { rows: { e: Experiment; m: ExperimentMet
                 {m.needsAnnotation} of {m.retrieved}
               </td>
               <td>
-                {m.latencyP50.toFixed(0)} / {m.latencyP95.toFixed(0)} ms
+                {ms(m.latencyP50)} / {ms(m.latencyP95)} ms
               </td>
               <td>${m.costPerQuery.toFixed(5)}</td>
               <td>${m.costPerMonth.toFixed(2)}</td>
