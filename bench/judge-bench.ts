@@ -3,6 +3,8 @@
 //
 //   npm run bench              (builds dist/, then runs dist/bench.mjs)
 //   node dist/bench.mjs --json (figures as JSON on stdout; progress goes to stderr)
+//   options: --mode=child|in-process (one mode only), --repeats=N (default 3),
+//            --profile=DIR (a .cpuprofile of each measured run, warm-up excluded)
 //
 // Each measurement is done twice over: with the scripted server in a child process (the headline:
 // the CPU counted is only the client's, i.e. engine + SQLite write + AI SDK + HTTP client) and with
@@ -44,6 +46,8 @@ type Measurement = {
   cpuMs: number;
   cpuMsPerJudgment: number;
   peakRssMiB: number;
+  /** extra attempts after timeouts: 0 on a machine that is not overloaded */
+  retries: number;
 };
 
 type Server = { baseURL: string; url: string; requestCount(): Promise<number>; close(): Promise<void> };
@@ -179,10 +183,12 @@ async function measure(
   if (llm.length !== calls) problems.push(`${llm.length} LLM samples, expected ${calls}`);
   const bad = llm.filter((s) => s.error !== null || s.score === null);
   if (bad.length) problems.push(`${bad.length} samples with errors, e.g. ${bad[0].error}`);
-  const retried = llm.filter((s) => s.attempts !== 1).length;
-  if (retried) problems.push(`${retried} samples took more than one attempt`);
+  // Retries (a 2 s timeout hit on an overloaded machine) are not failures, but they add requests:
+  // counted and shown, so a measurement that needed them is not taken for a clean one.
   const requests = await server.requestCount();
-  if (requests !== calls) problems.push(`server saw ${requests} requests, expected ${calls}`);
+  const retries = llm.reduce((a, s) => a + s.attempts - 1, 0);
+  if (requests !== calls + retries)
+    problems.push(`server saw ${requests} requests, expected ${calls} calls + ${retries} retries`);
   db.$client.close();
   if (problems.length) throw new Error(`run ${runId}: ${problems.join("; ")}`);
 
@@ -195,6 +201,7 @@ async function measure(
     cpuMs,
     cpuMsPerJudgment: cpuMs / calls,
     peakRssMiB,
+    retries,
   } satisfies Measurement;
 }
 
@@ -254,6 +261,7 @@ function table(title: string, r: { median: Measurement; runs: Measurement[] }, c
       verdict(r.median.cpuMsPerJudgment <= TARGET_CPU_MS),
     ),
     row("peak RSS MiB", (m) => m.peakRssMiB.toFixed(1)),
+    row("retried calls", (m) => String(m.retries), "0"),
   ];
   const widths = head.map((_, c) => Math.max(...rows.map((x) => x[c].length)));
   const line = (x: string[]) =>

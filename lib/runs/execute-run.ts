@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import type { Db } from "@/db/client";
 import {
   getCachedResponse,
@@ -57,6 +58,8 @@ export async function executeRun(db: Db, runId: string, opts: ExecuteOptions): P
   const cases = new Map(getRunCases(db, { runId }).map((c) => [c.caseId, c]));
   const pending = getPendingTasks(db, { runId });
   const controller = new AbortController();
+  // every call waiting to retry listens on this signal: more than Node's default 10 is normal here
+  setMaxListeners(0, controller.signal);
   let cancelled = false;
   const onOuterAbort = () => controller.abort(opts.signal?.reason);
   opts.signal?.addEventListener("abort", onOuterAbort, { once: true });
