@@ -15,7 +15,7 @@
 //
 // Needs dist/ (`node scripts/build-cli.mjs`). The server trials need a production build
 // (.next/BUILD_ID: `npm run build`) and Chromium (/usr/bin/chromium or CHROMIUM_PATH); without them they
-// are skipped and the summary says so. Ports: 3600–3699. Exit 1 on any violation.
+// are skipped and the summary says so. Ports: the dashboard in 3600–3699, the scripted server where the OS puts it. Exit 1 on any violation.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -332,12 +332,12 @@ function writeSettings(temperature) {
 
 // ─── the pieces: scripted model server, CLI, app server, browser ─────────────
 async function startScripted() {
-  const port = await freePort(ports);
+  // port 0: the OS picks one, so no other suite running beside this one can race for it
   const child = startProcess(
     "scripted-server",
     process.execPath,
     [path.join(root, "dist/scripted-server.mjs")],
-    { SCRIPTED_PORT: String(port), SCRIPTED_LATENCY_MS: process.env.SCRIPTED_LATENCY_MS ?? "30" },
+    { SCRIPTED_PORT: "0", SCRIPTED_LATENCY_MS: process.env.SCRIPTED_LATENCY_MS ?? "30" },
   );
   const info = await waitFor(
     "the scripted server",

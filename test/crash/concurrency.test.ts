@@ -3,7 +3,6 @@
 // "SQLITE_BUSY" / "database is locked" may reach a user (stderr, thrown error, stored error).
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -50,44 +49,36 @@ afterAll(() => {
   }
 });
 
-const canListen = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = net.createServer();
-    s.once("error", () => resolve(false));
-    s.listen(port, "127.0.0.1", () => s.close(() => resolve(true)));
-  });
-
-async function freePort(): Promise<number> {
-  for (let i = 0; i < 200; i++) {
-    const p = 3600 + Math.floor(Math.random() * 100);
-    if (await canListen(p)) return p;
-  }
-  throw new Error("no free port in 3600–3699");
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const running = (c: ChildProcess) => c.exitCode === null && c.signalCode === null;
 
-async function startScripted(): Promise<string> {
-  const port = await freePort();
+/** The scripted server on a port the OS picks (no race with the crash suite's fixed range). */
+async function startScripted(): Promise<{ baseURL: string; proc: Proc }> {
   const s = run(process.execPath, [path.join(root, "dist/scripted-server.mjs")], {
-    SCRIPTED_PORT: String(port),
+    SCRIPTED_PORT: "0",
     SCRIPTED_LATENCY_MS: "30",
   });
   let first = "";
   s.stdout?.on("data", (d) => (first += d));
   const deadline = Date.now() + 15_000;
   while (!first.includes("\n") && Date.now() < deadline && running(s)) await sleep(20);
-  if (!first.includes("\n")) throw new Error("the scripted server did not start");
-  return JSON.parse(first.split("\n")[0]).baseURL as string;
+  if (!first.includes("\n")) throw new Error(`the scripted server did not start: ${(await s.out).stderr}`);
+  return { baseURL: JSON.parse(first.split("\n")[0]).baseURL as string, proc: s };
 }
+
+/** What to print when a run's samples failed: was the scripted server still there, and what did it say. */
+const serverState = (p: Proc) =>
+  running(p)
+    ? "the scripted server is still running"
+    : `the scripted server exited (${p.exitCode ?? p.signalCode})`;
 
 describe("concurrency: two runs and an annotation session on one database", () => {
   it("finishes both runs with one sample per task, keeps every annotation write, and never shows SQLITE_BUSY", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "jury-concurrency-"));
     scratch.push(dir);
     const file = path.join(dir, "jury.db");
-    const env = { JURY_DB: file, JURY_LOCAL_BASE_URL: await startScripted() };
+    const scripted = await startScripted();
+    const env = { JURY_DB: file, JURY_LOCAL_BASE_URL: scripted.baseURL };
     const jury = (args: string[]) => run(process.execPath, [path.join(root, "bin/jury.mjs"), ...args], env);
 
     const imp = await jury(["memory", "import-study", "examples/memory-study", "--collection", COLLECTION])
@@ -193,7 +184,8 @@ describe("concurrency: two runs and an annotation session on one database", () =
                (select count(*) from tasks where run_id = runs.id and status = 'pending') as pending,
                (select count(*) from samples where run_id = runs.id) as samples,
                (select count(distinct task_id) from samples where run_id = runs.id) as distinctTasks,
-               (select count(*) from samples where run_id = runs.id and error is not null) as sampleErrors
+               (select count(*) from samples where run_id = runs.id and error is not null) as sampleErrors,
+               (select group_concat(distinct error) from samples where run_id = runs.id and error is not null) as errorKinds
              from runs where id = ?`,
           )
           .get(id) as Record<string, number | string | null>;
@@ -202,7 +194,7 @@ describe("concurrency: two runs and an annotation session on one database", () =
         expect(r.pending).toBe(0);
         expect(r.samples).toBe(r.tasks);
         expect(r.distinctTasks).toBe(r.tasks);
-        expect(r.sampleErrors).toBe(0);
+        expect(r.sampleErrors, `${r.errorKinds} (${serverState(scripted.proc)})`).toBe(0);
       }
       // the test means something only if the runs and the writes overlapped
       const spans = ro
@@ -229,7 +221,7 @@ describe("concurrency: two runs and an annotation session on one database", () =
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "jury-concurrency-"));
     scratch.push(dir);
     const file = path.join(dir, "jury.db");
-    const env = { JURY_DB: file, JURY_LOCAL_BASE_URL: await startScripted() };
+    const env = { JURY_DB: file, JURY_LOCAL_BASE_URL: (await startScripted()).baseURL };
     const jury = (args: string[]) => run(process.execPath, [path.join(root, "bin/jury.mjs"), ...args], env);
     expect((await jury(["db", "migrate"]).out).code).toBe(0);
 
