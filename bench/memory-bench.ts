@@ -87,7 +87,7 @@ const input = JSON.stringify({
   cwd: dir,
   hook_event_name: "UserPromptSubmit",
 });
-const bin = path.resolve("bin/jury.mjs");
+const bin = path.resolve("bin/jury.cjs");
 const run = (args: string[], stdin?: string) => {
   const s = performance.now();
   const r = spawnSync(process.execPath, args, {

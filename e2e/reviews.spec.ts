@@ -9,7 +9,7 @@ test("open a stored review: its dimensions, issues, diff and each sample's reaso
   const r = spawnSync(
     "node",
     [
-      "bin/jury.mjs",
+      "bin/jury.cjs",
       "review",
       "--diff",
       `${ex}/change.diff`,

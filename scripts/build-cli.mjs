@@ -1,29 +1,100 @@
 // Bundles the CLI (and the scripted test server) into dist/ so `jury` starts without a TypeScript loader;
 // also the benchmark (bench/), run by scripts/bench.mjs.
+import fs from "node:fs";
 import { build } from "esbuild";
 
 import "./gen-criteria-registry.mjs";
 
+// stale chunks of earlier builds would pile up beside the new ones
+fs.rmSync("dist", { recursive: true, force: true });
+
+/**
+ * better-sqlite3 stays outside the bundle (it is native). Imported as an ES module, Node would run it
+ * through the CommonJS translation, which scans its source for named exports at every start; a plain
+ * require() (the banner's) skips that.
+ */
+const requireExternals = {
+  name: "require-externals",
+  setup(b) {
+    b.onResolve({ filter: /^better-sqlite3$/ }, (a) =>
+      a.namespace === "cjs-external"
+        ? { path: a.path, external: true }
+        : { path: a.path, namespace: "cjs-external" },
+    );
+    b.onLoad({ filter: /.*/, namespace: "cjs-external" }, (a) => ({
+      contents: `module.exports = require(${JSON.stringify(a.path)});`,
+      loader: "js",
+    }));
+  },
+};
+
+const common = {
+  outdir: "dist",
+  outExtension: { ".js": ".mjs" },
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  alias: { "@": "." },
+  sourcemap: "linked",
+  logLevel: "warning",
+  plugins: [requireExternals],
+  banner: {
+    js: "import { createRequire as __jcr } from 'node:module'; const require = __jcr(import.meta.url);",
+  },
+};
+
 await build({
+  ...common,
   entryPoints: {
     cli: "lib/cli/main.ts",
+    "hook-full": "lib/cli/hook-full.ts",
     "scripted-server": "lib/testing/scripted-server-main.ts",
     bench: "bench/judge-bench.ts",
     "memory-bench": "bench/memory-bench.ts",
   },
-  outdir: "dist",
-  outExtension: { ".js": ".mjs" },
-  bundle: true,
   splitting: true,
-  format: "esm",
+});
+
+/**
+ * The memory hook starts a process per prompt: one CommonJS file (no ES module loader work at start),
+ * better-sqlite3's JavaScript included (its addon is loaded by path: see nativeBindingPath), without
+ * zod, drizzle or the AI SDK. Its two doors to them (hook-full and judge-runtime) lead to
+ * dist/hook-full.mjs, built above, through a real import() that esbuild keeps.
+ */
+const heavyModules = /[/\\](lib[/\\]cli[/\\]hook-full|lib[/\\]memory[/\\]judge-runtime)\.ts$/;
+await build({
+  entryPoints: { hook: "lib/cli/memory-hook.ts" },
+  outdir: "dist",
+  outExtension: { ".js": ".cjs" },
+  bundle: true,
+  format: "cjs",
   platform: "node",
   target: "node20",
-  // Bundling the pure-JS dependencies saves the hook module resolution at every start; the native one stays outside.
-  external: ["better-sqlite3"],
   alias: { "@": "." },
   sourcemap: "linked",
   logLevel: "warning",
-  banner: {
-    js: "import { createRequire as __jcr } from 'node:module'; const require = __jcr(import.meta.url);",
-  },
+  define: { "import.meta.url": "__importMetaUrl" },
+  banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [
+    {
+      name: "hook-full",
+      setup(b) {
+        b.onResolve({ filter: /(hook-full|judge-runtime)$/ }, async (a) => {
+          if (a.pluginData === "inner") return undefined;
+          const r = await b.resolve(a.path, { resolveDir: a.resolveDir, kind: a.kind, pluginData: "inner" });
+          return heavyModules.test(r.path) ? { path: "./hook-full.mjs", external: true } : r;
+        });
+      },
+    },
+  ],
 });
+
+// the hook must stay small: a heavy module pulled in by a new import would quietly undo the above
+const hookSize = fs.statSync("dist/hook.cjs").size;
+if (hookSize > 200_000) {
+  console.error(
+    `dist/hook.cjs is ${hookSize} bytes: something heavy (zod, drizzle, the AI SDK) is bundled into the hook`,
+  );
+  process.exit(1);
+}

@@ -351,7 +351,7 @@ async function startScripted() {
 }
 
 const jury = (name, argv) =>
-  startProcess(name, process.execPath, [path.join(root, "bin/jury.mjs"), ...argv], env);
+  startProcess(name, process.execPath, [path.join(root, "bin/jury.cjs"), ...argv], env);
 
 /**
  * A random kill point: usually after 1–90 % of the tasks; one time in six right when the last task

@@ -80,7 +80,7 @@ export function MemoryJudgeSection({ value, set, err }: Props) {
         {(["auto", "search"] as const).map((mode) => (
           <div
             key={mode}
-            className="grid grid-cols-2 gap-2 rounded border border-zinc-200 p-2 sm:col-span-3 sm:grid-cols-3"
+            className="grid grid-cols-2 gap-2 rounded border border-zinc-200 p-2 sm:col-span-3 sm:grid-cols-4"
           >
             <span className="self-center text-sm font-medium">{mode} mode</span>
             <SelectField
@@ -97,6 +97,15 @@ export function MemoryJudgeSection({ value, set, err }: Props) {
               step={1}
               error={err(`${p}.modes.${mode}.max_output`)}
               onChange={(v) => set(`${p}.modes.${mode}.max_output`, v)}
+            />
+            <NumberField
+              id={`${p}.modes.${mode}.candidate_pool_size`}
+              label="Candidate pool"
+              value={m.modes[mode].candidate_pool_size ?? Number.NaN}
+              step={1}
+              hint={`blank: the shared ${m.candidate_pool_size}`}
+              error={err(`${p}.modes.${mode}.candidate_pool_size`)}
+              onChange={(v) => set(`${p}.modes.${mode}.candidate_pool_size`, Number.isNaN(v) ? undefined : v)}
             />
           </div>
         ))}

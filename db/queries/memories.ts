@@ -1,5 +1,5 @@
 import type { Database, Statement } from "better-sqlite3";
-import type { Db } from "../client";
+import type { SqlDb as Db } from "../sqlite";
 
 export type MemoryInput = {
   memoryId: string;

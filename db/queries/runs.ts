@@ -5,7 +5,6 @@ import {
   type NewSample,
   type RunOptions,
   type RunStatus,
-  responseCache,
   results,
   runCases,
   runs,

@@ -22,7 +22,7 @@ function jury(
   args: string[],
   db: string,
 ): ChildProcess & { out: Promise<{ code: number | null; stdout: string; stderr: string }> } {
-  const child = spawn("node", [path.join(root, "bin/jury.mjs"), ...args], {
+  const child = spawn("node", [path.join(root, "bin/jury.cjs"), ...args], {
     cwd: tempDir(),
     env: { ...process.env, JURY_DB: db, JURY_LOCAL_BASE_URL: server.baseURL },
   });

@@ -7,7 +7,7 @@ import { tempDir } from "../testing/fixtures";
 
 const root = path.resolve(__dirname, "../..");
 const jury = (args: string[], db: string) => {
-  const r = spawnSync("node", [path.join(root, "bin/jury.mjs"), ...args], {
+  const r = spawnSync("node", [path.join(root, "bin/jury.cjs"), ...args], {
     env: { ...process.env, JURY_DB: db },
     encoding: "utf8",
   });

@@ -1,22 +1,50 @@
 import fs from "node:fs";
 import path from "node:path";
-import { z } from "zod";
+import { isatty } from "node:tty";
+import { parseArgs } from "node:util";
+import {
+  defaultMigrationsFolder,
+  migrationsUpToDate,
+  nativeBindingPath,
+  openSqlite,
+  type SqlDb,
+} from "@/db/sqlite";
+import type { RetrieveInput } from "../memory/retrieve";
 import { decodeUtf8 } from "../read-text";
 import { redactSecrets } from "../redact";
+import { judgeOffBlock } from "../settings/memory-judge-defaults";
 
 /**
  * `jury memory retrieve`: Claude Code's UserPromptSubmit hook. Reads the hook JSON on stdin,
  * prints the <memory-context> block (nothing when no memory qualifies), and always exits 0.
  * Errors never reach the user's context: they go to the log file.
+ *
+ * A process starts for every prompt, so this file is its own small CommonJS bundle (dist/hook.cjs): with the
+ * judge off it loads neither zod, drizzle nor the AI SDK. They load only when needed: the judge on,
+ * migrations to apply, or a stored memory-judge block the quick check does not accept.
  */
 
-const hookInput = z.object({
-  prompt: z.string().optional(),
-  user_prompt: z.string().optional(),
-  cwd: z.string().optional(),
-  transcript_path: z.string().optional(),
-  session_id: z.string().optional(),
-});
+const HOOK_FIELDS = ["prompt", "user_prompt", "cwd", "transcript_path", "session_id"] as const;
+type HookInput = Partial<Record<(typeof HOOK_FIELDS)[number], string>>;
+
+const kindOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
+
+/** The hook input's fields, or the problems with it in the words a user can act on. */
+export function parseHookInput(
+  json: unknown,
+): { ok: true; data: HookInput } | { ok: false; problems: string[] } {
+  if (kindOf(json) !== "object")
+    return { ok: false, problems: [`expected object, received ${kindOf(json)}`] };
+  const o = json as Record<string, unknown>;
+  const problems: string[] = [];
+  const data: HookInput = {};
+  for (const k of HOOK_FIELDS) {
+    if (o[k] === undefined) continue;
+    if (typeof o[k] === "string") data[k] = o[k];
+    else problems.push(`${k}: expected string, received ${kindOf(o[k])}`);
+  }
+  return problems.length ? { ok: false, problems } : { ok: true, data };
+}
 
 const MAX_STDIN = 1024 * 1024;
 /** Claude Code's default hook timeout is 60 s and seed 000 sets 15 s: stop well before either. */
@@ -39,16 +67,63 @@ export function logHookError(message: string): void {
   }
 }
 
+/**
+ * stdin, read synchronously (no stream machinery to load on every prompt). A non-blocking pipe that
+ * has no data yet (EAGAIN) falls back to the stream for the rest.
+ */
 async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) return "";
-  const chunks: Buffer[] = [];
+  if (isatty(0)) return "";
+  const buf = Buffer.allocUnsafe(MAX_STDIN + 1);
   let size = 0;
+  for (;;) {
+    let n: number;
+    try {
+      n = fs.readSync(0, buf, size, buf.length - size, null);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "EOF" || code === "EBADF") break;
+      if (code === "EAGAIN") return readStdinStream(buf.subarray(0, size));
+      throw err;
+    }
+    if (n === 0) break;
+    size += n;
+    if (size > MAX_STDIN) throw new Error(`stdin is over ${MAX_STDIN} bytes`);
+  }
+  return decodeUtf8(buf.subarray(0, size), "stdin");
+}
+
+/** Synchronous too (process.stdout would build a stream); a full non-blocking pipe falls back to it. */
+function writeStdout(text: string): void {
+  if (!text) return;
+  const buf = Buffer.from(text);
+  let off = 0;
+  try {
+    while (off < buf.length) off += fs.writeSync(1, buf, off);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EAGAIN") throw err;
+    process.stdout.write(buf.subarray(off));
+  }
+}
+
+async function readStdinStream(start: Buffer): Promise<string> {
+  const chunks: Buffer[] = [start];
+  let size = start.length;
   for await (const c of process.stdin) {
     size += (c as Buffer).length;
     if (size > MAX_STDIN) throw new Error(`stdin is over ${MAX_STDIN} bytes`);
     chunks.push(c as Buffer);
   }
   return decodeUtf8(Buffer.concat(chunks), "stdin");
+}
+
+/** `jury memory retrieve [--collection <name>]`, the hook bundle's entry (see bin/jury.cjs). */
+export function runHook(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { collection: { type: "string" } }, strict: false });
+  const collection =
+    typeof values.collection === "string"
+      ? values.collection
+      : (process.env.JURY_MEMORY_COLLECTION ?? "default");
+  return memoryRetrieveHook(collection);
 }
 
 export async function memoryRetrieveHook(collection: string): Promise<number> {
@@ -70,33 +145,28 @@ export async function memoryRetrieveHook(collection: string): Promise<number> {
       logHookError(`stdin is not JSON: ${JSON.stringify(raw.slice(0, 100))}`);
       return 0;
     }
-    const parsed = hookInput.safeParse(json);
-    if (!parsed.success) {
-      logHookError(
-        `unexpected hook input: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
-      );
+    const parsed = parseHookInput(json);
+    if (!parsed.ok) {
+      logHookError(`unexpected hook input: ${parsed.problems.join("; ")}`);
       return 0;
     }
     const prompt = parsed.data.prompt ?? parsed.data.user_prompt ?? "";
     if (!prompt.trim()) return 0;
-    const [{ getDb }, { readSettings }, { retrieveMemories }, { formatMemoryContext }, { logRetrieval }] =
-      await Promise.all([
-        import("@/db/client"),
-        import("../settings/store"),
-        import("../memory/retrieve"),
-        import("../memory/format-context"),
-        import("@/db/queries/memories"),
-      ]);
-    const db = getDb();
+    const [{ retrieveMemories }, { formatMemoryContext }, { logRetrieval }] = await Promise.all([
+      import("../memory/retrieve"),
+      import("../memory/format-context"),
+      import("@/db/queries/memories"),
+    ]);
+    const { db, settings } = await openForHook();
     const r = await retrieveMemories({
       db,
       collection,
       prompt,
       mode: "auto",
-      settings: readSettings(db),
+      settings,
       transcriptPath: parsed.data.transcript_path,
     });
-    process.stdout.write(formatMemoryContext(r.memories));
+    writeStdout(formatMemoryContext(r.memories));
     if (r.error) logHookError(`${r.path}: ${r.error}`);
     try {
       logRetrieval(db, {
@@ -118,4 +188,30 @@ export async function memoryRetrieveHook(collection: string): Promise<number> {
   } finally {
     clearTimeout(deadline);
   }
+}
+
+/**
+ * The database and the memory-judge settings, the quick way when it applies: migrations already
+ * applied and a stored block that turns the judge off and passes its checks. Otherwise the full
+ * path (drizzle's migrator, the zod-validated settings), which the judge needs anyway.
+ */
+async function openForHook(): Promise<{ db: SqlDb; settings: RetrieveInput["settings"] }> {
+  const file = process.env.JURY_DB || "data/jury.db";
+  // dist/hook.cjs bundles better-sqlite3's JavaScript and loads its addon from this path; without it,
+  // the full path uses the package as installed
+  const nativeBinding = nativeBindingPath();
+  if (nativeBinding) {
+    const sqlite = openSqlite(file, { nativeBinding });
+    if (migrationsUpToDate(sqlite, defaultMigrationsFolder())) {
+      const row = sqlite.prepare("select data from settings where id = 1").pluck().get() as
+        | string
+        | undefined;
+      const block = judgeOffBlock(row === undefined ? undefined : JSON.parse(row));
+      if (block) return { db: { $client: sqlite }, settings: { memoryJudge: block } };
+    }
+    sqlite.close();
+  }
+  const { getDb, readSettings } = await import("./hook-full");
+  const db = getDb();
+  return { db, settings: readSettings(db) };
 }

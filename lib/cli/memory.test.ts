@@ -1,14 +1,18 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { createDb } from "@/db/client";
+import { readSettings, writeSettings } from "../settings/store";
 import { tempDir, writeJson } from "../testing/fixtures";
+import { startScriptedServer } from "../testing/scripted-server";
 
 const root = path.resolve(__dirname, "../..");
 const FIXTURES = path.resolve(root, "lib/memory/fixtures");
 
 function jury(args: string[], opts: { db: string; input?: string | Buffer; env?: Record<string, string> }) {
-  const r = spawnSync("node", [path.join(root, "bin/jury.mjs"), ...args], {
+  const r = spawnSync("node", [path.join(root, "bin/jury.cjs"), ...args], {
     input: opts.input,
     env: { ...process.env, JURY_DB: opts.db, JURY_HOOK_LOG: `${opts.db}.log`, ...opts.env },
     encoding: "utf8",
@@ -16,6 +20,32 @@ function jury(args: string[], opts: { db: string; input?: string | Buffer; env?:
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+
+/** The same, without blocking this process (an in-process scripted server must keep answering). */
+function juryAsync(args: string[], opts: { db: string; input: string; env?: Record<string, string> }) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn("node", [path.join(root, "bin/jury.cjs"), ...args], {
+      env: { ...process.env, JURY_DB: opts.db, JURY_HOOK_LOG: `${opts.db}.log`, ...opts.env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(opts.input);
+  });
+}
+
+const lastRetrieval = (db: string) => {
+  const d = new Database(db, { readonly: true });
+  try {
+    return d
+      .prepare("select path, candidates, returned, error from retrieval_log order by id desc limit 1")
+      .get();
+  } finally {
+    d.close();
+  }
+};
 
 function memoryFolder(): string {
   const dir = tempDir("jury-mem-");
@@ -90,6 +120,65 @@ describe("jury memory retrieve (the hook)", () => {
       expect(r.stdout === "" || r.stdout.startsWith("<memory-context")).toBe(true);
     });
   }
+
+  it("with the judge on, loads it (dist/hook-full.mjs) and keeps what the judge keeps", async () => {
+    const db = path.join(tempDir(), "h.db");
+    expect(jury(["memory", "import", memoryFolder()], { db }).code).toBe(0);
+    const d = createDb(db);
+    const s = readSettings(d);
+    writeSettings(d, { ...s, memoryJudge: { ...s.memoryJudge, enabled: true, model: "local:judge" } });
+    d.$client.close();
+    let asked = 0;
+    // keep only the candidate shown as "Retry policy", wherever the shuffle put it
+    const server = await startScriptedServer((req) => {
+      asked++;
+      const line = req.text.split("\n").find((l) => l.includes("Retry policy")) ?? "";
+      const index = Number(/\[(\d+)\]/.exec(line)?.[1] ?? /^(\d+)[.:)]/.exec(line.trim())?.[1] ?? -1);
+      return { json: { keep: index >= 0 ? [index] : [] } };
+    });
+    try {
+      const r = await juryAsync(["memory", "retrieve"], {
+        db,
+        input: JSON.stringify({ prompt: "what is our retry and timeout policy" }),
+        env: { JURY_LOCAL_BASE_URL: server.baseURL },
+      });
+      expect(r).toMatchObject({ code: 0, stderr: "" });
+      expect(asked).toBeGreaterThan(0);
+      expect(lastRetrieval(db)).toMatchObject({ path: "judge", returned: 1, error: null });
+      expect(r.stdout.match(/<memory /g)).toHaveLength(1);
+      expect(r.stdout).toContain('id="retries"');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("on a database that does not exist yet, creates it (migrations) and exits 0 silently", () => {
+    const db = path.join(tempDir(), "fresh", "h.db");
+    const r = jury(["memory", "retrieve"], { db, input: JSON.stringify({ prompt: "retry policy" }) });
+    expect(r).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    expect(lastRetrieval(db)).toMatchObject({ path: "no_candidates", returned: 0 });
+    expect(fs.existsSync(`${db}.log`)).toBe(false);
+  });
+
+  it("a stored block the quick check declines goes through the full validation, as the dashboard reads it", () => {
+    const db = path.join(tempDir(), "h.db");
+    expect(jury(["memory", "import", memoryFolder()], { db }).code).toBe(0);
+    // written by hand (an older version, an edit): max_output 0 is out of range, so readSettings
+    // falls back to the defaults (at most 3 memories in auto mode) rather than 0
+    const d = new Database(db);
+    d.prepare("insert into settings (id, data, updated_at) values (1, ?, ?)").run(
+      JSON.stringify({ memoryJudge: { modes: { auto: { verification: "strict", max_output: 0 } } } }),
+      Date.now(),
+    );
+    d.close();
+    const r = jury(["memory", "retrieve"], {
+      db,
+      input: JSON.stringify({ prompt: "timeout retry backoff tests" }),
+    });
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    expect(lastRetrieval(db)).toMatchObject({ path: "judge_disabled" });
+    expect(r.stdout.match(/<memory /g)?.length).toBe(3);
+  });
 
   it("writes errors to its log file, not to the user's context", () => {
     const db = path.join(tempDir(), "h.db");

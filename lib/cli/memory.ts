@@ -42,7 +42,7 @@ export async function memoryCommand(argv: string[]): Promise<number> {
     allowPositionals: true,
   });
   const collection = values.collection ?? process.env.JURY_MEMORY_COLLECTION ?? "default";
-  if (sub === "retrieve") return (await import("./memory-hook")).memoryRetrieveHook(collection);
+  if (sub === "retrieve") return (await import("./memory-hook")).memoryRetrieveHook(collection); // bin/jury.cjs runs the hook from dist/hook.cjs instead
   if (!sub || values.help || sub === "help") {
     process.stdout.write(MEMORY_HELP);
     return 0;

@@ -65,7 +65,7 @@ function jury(
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const c = spawn("node", [path.join(root, "bin/jury.mjs"), ...args], {
+    const c = spawn("node", [path.join(root, "bin/jury.cjs"), ...args], {
       env: { ...process.env, JURY_LOCAL_BASE_URL: server.baseURL, ...env },
     });
     let stdout = "";
@@ -125,7 +125,7 @@ describe("jury review", () => {
   it("the hourly throttle holds across two processes", async () => {
     const repo = makeRepo();
     const db = path.join(tempDir(), "t.db");
-    execFileSync("node", [path.join(root, "bin/jury.mjs"), "db", "migrate"], {
+    execFileSync("node", [path.join(root, "bin/jury.cjs"), "db", "migrate"], {
       env: { ...process.env, JURY_DB: db },
     });
     const args = [

@@ -1,7 +1,6 @@
 import { APICallError } from "@ai-sdk/provider";
 import { generateText, jsonSchema, type LanguageModel, NoObjectGeneratedError, Output } from "ai";
 import { JuryError } from "../errors";
-import { redactSecrets } from "../redact";
 
 export type CallOptions = {
   model: LanguageModel;

@@ -1,5 +1,5 @@
-import type { Db } from "@/db/client";
 import { allMemories, type ScoredMemory, searchMemoriesFts } from "@/db/queries/memories";
+import type { SqlDb as Db } from "@/db/sqlite";
 import { buildMatchExpression, queryTokens } from "./fts-query";
 
 export type RetrievalMode = "auto" | "search";

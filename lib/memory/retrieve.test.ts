@@ -258,3 +258,36 @@ describe("hostile prompts never raise an FTS5 error", () => {
     });
   }
 });
+
+describe("candidate pool size per mode", () => {
+  it("a mode's own pool size wins over the shared one; without it the shared one holds", async () => {
+    server.setScript((req) => ({
+      json: { keep: [...req.text.matchAll(/^\[(\d+)\]/gm)].map((m) => Number(m[1])) },
+    }));
+    const s = settings({
+      candidate_pool_size: 6,
+      modes: {
+        auto: { verification: "lenient", max_output: 50, candidate_pool_size: 2 },
+        search: { verification: "lenient", max_output: 50 },
+      },
+    });
+    const ask = (mode: "auto" | "search") =>
+      retrieveMemories({
+        db: seedDb(),
+        collection: "t",
+        prompt: "payment retry",
+        mode,
+        settings: s,
+        env: env(),
+      });
+    const auto = await ask("auto");
+    const search = await ask("search");
+    expect(auto).toMatchObject({ path: "judge", candidates: 2 });
+    expect(auto.memories).toHaveLength(2);
+    expect(search).toMatchObject({ path: "judge", candidates: 6 });
+    expect(search.memories).toHaveLength(6);
+    // the judge was shown exactly the pool
+    const shown = (r: { text: string }) => [...r.text.matchAll(/^\[(\d+)\]/gm)].length;
+    expect(server.requests.slice(-2).map(shown)).toEqual([2, 6]);
+  });
+});

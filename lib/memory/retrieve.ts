@@ -1,5 +1,5 @@
-import type { Db } from "@/db/client";
 import type { MemoryRow } from "@/db/queries/memories";
+import type { SqlDb as Db } from "@/db/sqlite";
 import { errorMessage, JuryError } from "../errors";
 import type { MemoryJudgeSettings, Settings } from "../settings/schema";
 import { type RetrievalMode, retrieveCandidates } from "./candidates";
@@ -29,7 +29,8 @@ export type RetrieveInput = {
   collection: string;
   prompt: string;
   mode: RetrievalMode;
-  settings: Settings;
+  /** the memory-judge block; endpoints only matter when the judge uses a custom endpoint */
+  settings: Pick<Settings, "memoryJudge"> & Partial<Pick<Settings, "endpoints">>;
   transcriptPath?: string;
   /** overrides for experiments */
   judge?: Partial<MemoryJudgeSettings> & { shuffle?: boolean; salt?: string; includeBody?: boolean };
@@ -50,7 +51,7 @@ export async function retrieveMemories(input: RetrieveInput): Promise<RetrievalO
     collection: input.collection,
     prompt: input.prompt,
     mode: input.mode,
-    poolSize: cfg.candidate_pool_size,
+    poolSize: modeCfg.candidate_pool_size ?? cfg.candidate_pool_size,
   });
   if (engine === "keyword")
     return done({
@@ -67,10 +68,7 @@ export async function retrieveMemories(input: RetrieveInput): Promise<RetrievalO
     });
 
   // The AI SDK and the judge load only when the judge runs: the hook stays fast with it off.
-  const [{ getModel }, { judgeCandidates }] = await Promise.all([
-    import("../providers/get-model"),
-    import("./judge"),
-  ]);
+  const { getModel, judgeCandidates } = await import("./judge-runtime");
   let model: ReturnType<typeof getModel>;
   try {
     model = getModel(cfg.model, { settings: input.settings, env: input.env });

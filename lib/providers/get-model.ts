@@ -44,11 +44,14 @@ const cache = new Map<string, LanguageModel>();
  * Resolves `provider:model` to an AI SDK model. Provider clients are built once per
  * (provider, base URL, key) and reused: this sits on the judging hot path.
  */
-export function getModel(spec: string, opts: { settings?: Settings; env?: Env } = {}): LanguageModel {
+export function getModel(
+  spec: string,
+  opts: { settings?: Partial<Pick<Settings, "endpoints">>; env?: Env } = {},
+): LanguageModel {
   if (override) return override(spec);
   const env = opts.env ?? process.env;
   const { provider, model } = parseJudgeId(spec);
-  const endpoint = opts.settings?.endpoints.find((e) => e.name === provider);
+  const endpoint = opts.settings?.endpoints?.find((e) => e.name === provider);
   const material = materialFor(provider, env, endpoint);
   const cacheKey = `${spec}\u0000${material.join("\u0000")}`;
   const hit = cache.get(cacheKey);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MEMORY_JUDGE_DEFAULTS as D, MEMORY_JUDGE_LIMITS as L } from "./memory-judge-defaults";
 
 const modelId = z.string().trim().min(1, "Model id cannot be empty").max(200);
 const envVarName = z
@@ -31,25 +32,28 @@ export const customEndpointSchema = z.object({
 
 const verification = z.enum(["strict", "lenient"]);
 
-/** Seed 000's memory-judge block, with its defaults. */
+/** Seed 000's memory-judge block, with its defaults; a mode may set its own candidate pool size. */
+const modeSchema = z.object({
+  verification,
+  max_output: z.int().min(L.max_output.min).max(L.max_output.max),
+  candidate_pool_size: z.int().min(L.candidate_pool_size.min).max(L.candidate_pool_size.max).optional(),
+});
 export const memoryJudgeSchema = z.object({
-  enabled: z.boolean().default(false),
-  model: modelId.default("anthropic:claude-haiku-4-5-20251001"),
-  timeout_per_call: z.number().positive().max(60).default(3.0),
-  fallback_top_k: z.int().min(0).max(20).default(2),
-  candidate_pool_size: z.int().min(1).max(100).default(15),
-  dual_verification: z.boolean().default(false),
-  include_conversation_context: z.boolean().default(true),
-  context_turns: z.int().min(0).max(50).default(5),
+  enabled: z.boolean().default(D.enabled),
+  model: modelId.default(D.model),
+  timeout_per_call: z.number().positive().max(L.timeout_per_call.max).default(D.timeout_per_call),
+  fallback_top_k: z.int().min(L.fallback_top_k.min).max(L.fallback_top_k.max).default(D.fallback_top_k),
+  candidate_pool_size: z
+    .int()
+    .min(L.candidate_pool_size.min)
+    .max(L.candidate_pool_size.max)
+    .default(D.candidate_pool_size),
+  dual_verification: z.boolean().default(D.dual_verification),
+  include_conversation_context: z.boolean().default(D.include_conversation_context),
+  context_turns: z.int().min(L.context_turns.min).max(L.context_turns.max).default(D.context_turns),
   modes: z
-    .object({
-      auto: z.object({ verification, max_output: z.int().min(1).max(50) }),
-      search: z.object({ verification, max_output: z.int().min(1).max(50) }),
-    })
-    .default({
-      auto: { verification: "strict", max_output: 3 },
-      search: { verification: "lenient", max_output: 10 },
-    }),
+    .object({ auto: modeSchema, search: modeSchema })
+    .default({ auto: { ...D.modes.auto }, search: { ...D.modes.search } }),
 });
 
 export const priceSchema = z.object({

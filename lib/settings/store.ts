@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { settings as settingsTable } from "@/db/schema";
+import { deepMerge, isPlainObject } from "./memory-judge-defaults";
 import { defaultSettings, type Settings, settingsSchema } from "./schema";
 
 /**
@@ -24,16 +25,4 @@ export function writeSettings(db: Db, value: Settings): void {
     .values({ id: 1, data, updatedAt: new Date() })
     .onConflictDoUpdate({ target: settingsTable.id, set: { data, updatedAt: new Date() } })
     .run();
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function deepMerge<T>(base: T, over: unknown): T {
-  if (!isPlainObject(base) || !isPlainObject(over)) return (over === undefined ? base : over) as T;
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(over))
-    out[k] = k in base ? deepMerge((base as Record<string, unknown>)[k], v) : v;
-  return out as T;
 }

@@ -79,7 +79,7 @@ describe("concurrency: two runs and an annotation session on one database", () =
     const file = path.join(dir, "jury.db");
     const scripted = await startScripted();
     const env = { JURY_DB: file, JURY_LOCAL_BASE_URL: scripted.baseURL };
-    const jury = (args: string[]) => run(process.execPath, [path.join(root, "bin/jury.mjs"), ...args], env);
+    const jury = (args: string[]) => run(process.execPath, [path.join(root, "bin/jury.cjs"), ...args], env);
 
     const imp = await jury(["memory", "import-study", "examples/memory-study", "--collection", COLLECTION])
       .out;
@@ -222,7 +222,7 @@ describe("concurrency: two runs and an annotation session on one database", () =
     scratch.push(dir);
     const file = path.join(dir, "jury.db");
     const env = { JURY_DB: file, JURY_LOCAL_BASE_URL: (await startScripted()).baseURL };
-    const jury = (args: string[]) => run(process.execPath, [path.join(root, "bin/jury.mjs"), ...args], env);
+    const jury = (args: string[]) => run(process.execPath, [path.join(root, "bin/jury.cjs"), ...args], env);
     expect((await jury(["db", "migrate"]).out).code).toBe(0);
 
     const evalArgs = (suite: string, judges: string) => [

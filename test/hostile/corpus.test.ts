@@ -38,7 +38,7 @@ afterAll(() => {
 
 type Result = { code: number | null; stdout: string; stderr: string; db: string; log: string };
 
-/** Runs `node bin/jury.mjs` in a temp folder with its own JURY_DB and JURY_HOOK_LOG. */
+/** Runs `node bin/jury.cjs` in a temp folder with its own JURY_DB and JURY_HOOK_LOG. */
 function jury(args: string[], stdinFile?: string): Promise<Result> {
   const dir = scratch("jury-hostile-");
   const db = path.join(dir, "jury.db");
@@ -47,7 +47,7 @@ function jury(args: string[], stdinFile?: string): Promise<Result> {
   for (const k of ["JURY_CRITERIA_DIR", "JURY_MEMORY_COLLECTION", "JUDGE_MODEL", "JUDGE_ENABLED"])
     delete env[k];
   const stdin = stdinFile ? fs.openSync(stdinFile, "r") : "ignore";
-  const child = spawn(process.execPath, [path.join(root, "bin/jury.mjs"), ...args], {
+  const child = spawn(process.execPath, [path.join(root, "bin/jury.cjs"), ...args], {
     cwd: dir,
     env,
     stdio: [stdin, "pipe", "pipe"],

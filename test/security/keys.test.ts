@@ -38,7 +38,7 @@ it("an API key never reaches the database, the logs or the output, even when a p
   // async: the scripted server runs in this process and must keep answering
   const run = (args: string[], input?: string) =>
     new Promise<{ stdout: string; stderr: string }>((resolve) => {
-      const c = spawn("node", [path.join(root, "bin/jury.mjs"), ...args], { env });
+      const c = spawn("node", [path.join(root, "bin/jury.cjs"), ...args], { env });
       let stdout = "";
       let stderr = "";
       c.stdout.on("data", (d) => (stdout += d));

@@ -1,0 +1,56 @@
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import Database from "better-sqlite3";
+
+/**
+ * The raw connection layer, without drizzle: the memory hook starts a process per prompt and uses
+ * only this (and `db/queries/memories.ts`) so it does not pay for loading the ORM.
+ */
+export type SqlDb = { $client: Database.Database };
+
+/** The migrations folder: JURY_MIGRATIONS, else db/migrations under the working directory. */
+export function defaultMigrationsFolder(): string {
+  return process.env.JURY_MIGRATIONS ?? path.join(process.cwd(), "db", "migrations");
+}
+
+/** Opens (creating the folder if needed) a SQLite file with WAL, foreign keys and busy_timeout. */
+export function openSqlite(file: string, opts: { nativeBinding?: string } = {}): Database.Database {
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new Database(file, opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 10000");
+  sqlite.pragma("synchronous = NORMAL");
+  return sqlite;
+}
+
+/**
+ * better-sqlite3's compiled addon, when it sits where its build puts it. Naming it spares the
+ * `bindings` package's search (a few milliseconds, which the hook pays on every prompt).
+ */
+export function nativeBindingPath(): string | undefined {
+  try {
+    const main = createRequire(import.meta.url).resolve("better-sqlite3");
+    const file = path.join(path.dirname(main), "..", "build", "Release", "better_sqlite3.node");
+    return fs.existsSync(file) ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * True when the newest migration of the folder's journal is recorded in the database, the check
+ * drizzle's migrator makes before it applies anything (it runs every migration newer than the last
+ * recorded `created_at`). Anything unexpected answers false, and the caller migrates.
+ */
+export function migrationsUpToDate(sqlite: Database.Database, migrationsFolder: string): boolean {
+  try {
+    const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, "meta", "_journal.json"), "utf8"));
+    const last = Math.max(...(journal.entries as { when: number }[]).map((e) => e.when));
+    const applied = sqlite.prepare("select max(created_at) from __drizzle_migrations").pluck().get();
+    return Number.isFinite(last) && applied != null && Number(applied) >= last;
+  } catch {
+    return false;
+  }
+}
