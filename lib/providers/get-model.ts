@@ -5,6 +5,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import { JuryError } from "../errors";
 import type { Settings } from "../settings/schema";
+import { keepAliveFetch } from "./keep-alive-fetch";
 import { createMockModel } from "./mock-model";
 
 type Env = Record<string, string | undefined>;
@@ -119,6 +120,7 @@ function compatible(name: string, baseURL: string, apiKey: string | undefined, m
     apiKey,
     includeUsage: true,
     supportsStructuredOutputs: true,
+    fetch: keepAliveFetch,
   }).chatModel(model);
 }
 

@@ -166,12 +166,16 @@ describe("executeRun", () => {
     const second = await createRun(db, suite, registry, opts(["local:a"], 2));
     await executeRun(db, second, { settings, registry });
     expect(server.requests.length).toBe(before);
-    const cached = getRunSamples(db, { runId: second }).filter((s) => s.judge === "local:a");
-    expect(cached.every((s) => s.cached && s.costUsd === 0)).toBe(true);
-    expect(cached.map((s) => s.score)).toEqual(
-      getRunSamples(db, { runId: first })
+    // samples are stored in the order they finish, which differs between runs: compare by task
+    const byTask = (runId: string) =>
+      getRunSamples(db, { runId })
         .filter((s) => s.judge === "local:a")
-        .map((s) => s.score),
+        .map((s) => ({ task: `${s.caseId}/${s.criterionId}/${s.sampleIndex}`, score: s.score, s }))
+        .sort((a, b) => a.task.localeCompare(b.task));
+    const cached = byTask(second);
+    expect(cached.every(({ s }) => s.cached && s.costUsd === 0)).toBe(true);
+    expect(cached.map(({ task, score }) => ({ task, score }))).toEqual(
+      byTask(first).map(({ task, score }) => ({ task, score })),
     );
     const third = await createRun(db, suite, registry, { ...opts(["local:a"], 2), noCache: true });
     await executeRun(db, third, { settings, registry });

@@ -1,0 +1,108 @@
+import http from "node:http";
+import https from "node:https";
+
+/**
+ * A `fetch` for OpenAI-compatible endpoints (Ollama, vLLM, llama.cpp, OpenRouter…), handed to the AI
+ * SDK provider: node:http with keep-alive sockets, the body read whole before the Response is made.
+ * Node's built-in fetch (undici plus web streams) costs about 0.3 ms of CPU more per call, and a
+ * judge panel makes thousands of calls, most of them to a local server.
+ *
+ * It behaves as fetch does where the AI SDK can tell: network failures reject with
+ * `TypeError("fetch failed", { cause })` (the SDK marks those retryable), an abort rejects with the
+ * signal's reason, statuses and headers come through as they are. A body cut short (the connection
+ * dropped mid-response) is a network failure here: undici reports the same thing when the body is
+ * read. Anything it does not handle (a Request object, a streamed body) goes to the built-in fetch.
+ */
+
+const agents = {
+  "http:": new http.Agent({ keepAlive: true, maxSockets: 256 }),
+  "https:": new https.Agent({ keepAlive: true, maxSockets: 256 }),
+};
+
+/** Larger answers are refused rather than held in memory: no judge answer comes near this. */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+const NO_BODY = new Set([101, 204, 205, 304]);
+
+const failed = (cause: unknown) => new TypeError("fetch failed", { cause });
+
+function headerRecord(h: RequestInit["headers"]): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!h) return out;
+  if (h instanceof Headers) h.forEach((v, k) => (out[k] = v));
+  else if (Array.isArray(h)) for (const [k, v] of h) out[k.toLowerCase()] = v;
+  else for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = String(v);
+  return out;
+}
+
+export const keepAliveFetch: typeof fetch = (input, init) => {
+  const body = init?.body;
+  const plain = typeof input === "string" || input instanceof URL;
+  if (!plain || (body != null && typeof body !== "string" && !(body instanceof Uint8Array))) {
+    return fetch(input, init);
+  }
+  const url = new URL(input);
+  if (url.protocol !== "http:" && url.protocol !== "https:") return fetch(input, init);
+  const signal = init?.signal ?? undefined;
+  if (signal?.aborted) return Promise.reject(signal.reason);
+
+  return new Promise<Response>((resolve, reject) => {
+    const headers = headerRecord(init?.headers);
+    if (body != null) headers["content-length"] = String(Buffer.byteLength(body));
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener("abort", onAbort);
+      fn();
+    };
+    const onAbort = () => {
+      settle(() => reject(signal?.reason));
+      req.destroy();
+    };
+    const req = (url.protocol === "https:" ? https : http).request(
+      url,
+      { method: init?.method ?? "GET", headers, agent: agents[url.protocol as keyof typeof agents] },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (c: Buffer) => {
+          size += c.length;
+          if (size > MAX_RESPONSE_BYTES) {
+            settle(() => reject(failed(new Error(`response over ${MAX_RESPONSE_BYTES} bytes`))));
+            req.destroy();
+          } else chunks.push(c);
+        });
+        res.on("error", (err) => settle(() => reject(failed(err))));
+        res.on("close", () => {
+          if (!res.complete) {
+            settle(() => reject(failed(new Error("the connection closed before the response body ended"))));
+            return;
+          }
+          const status = res.statusCode ?? 0;
+          const out = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) {
+            if (Array.isArray(v)) for (const x of v) out.append(k, x);
+            else if (v !== undefined) out.set(k, v);
+          }
+          settle(() => {
+            try {
+              resolve(
+                new Response(NO_BODY.has(status) ? null : Buffer.concat(chunks, size), {
+                  status,
+                  statusText: res.statusMessage,
+                  headers: out,
+                }),
+              );
+            } catch (err) {
+              reject(failed(err)); // a status fetch cannot represent
+            }
+          });
+        });
+      },
+    );
+    req.on("error", (err) => settle(() => reject(failed(err))));
+    signal?.addEventListener("abort", onAbort, { once: true });
+    req.end(body ?? undefined);
+  });
+};
