@@ -2,7 +2,7 @@
 // script's arguments to each; exits non-zero if any of them fails.
 import { spawnSync } from "node:child_process";
 
-const benches = ["dist/bench.mjs", "dist/memory-bench.mjs"];
+const benches = ["dist/bench.mjs", "dist/memory-bench.mjs", "dist/tokenizer-bench.mjs"];
 
 let failed = 0;
 for (const file of benches) {

@@ -52,6 +52,7 @@ await build({
     "scripted-server": "lib/testing/scripted-server-main.ts",
     bench: "bench/judge-bench.ts",
     "memory-bench": "bench/memory-bench.ts",
+    "tokenizer-bench": "bench/tokenizer-bench.ts",
   },
   splitting: true,
 });
