@@ -4,7 +4,6 @@
 // about 10 ms more to start here.
 const { existsSync } = require("node:fs");
 const { join } = require("node:path");
-const { pathToFileURL } = require("node:url");
 
 const root = join(__dirname, "..");
 process.env.JURY_MIGRATIONS ??= join(root, "db", "migrations");
@@ -21,7 +20,7 @@ if (!existsSync(entry)) {
 }
 const run = hook
   ? require(entry).runHook(args.slice(2))
-  : import(pathToFileURL(entry).href).then((m) => m.main(args));
+  : import(require("node:url").pathToFileURL(entry).href).then((m) => m.main(args));
 run.then((code) => {
   process.exitCode = code;
 });

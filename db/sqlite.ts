@@ -18,10 +18,11 @@ export function defaultMigrationsFolder(): string {
 export function openSqlite(file: string, opts: { nativeBinding?: string } = {}): Database.Database {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new Database(file, opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
-  sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("foreign_keys = ON");
-  sqlite.pragma("busy_timeout = 10000");
-  sqlite.pragma("synchronous = NORMAL");
+  // one exec for the four (each pragma() call prepares its own statement); the busy timeout first,
+  // so switching a new file to WAL waits for another connection's lock instead of failing
+  sqlite.exec(
+    "PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;",
+  );
   return sqlite;
 }
 

@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import path from "node:path";
-import { isatty } from "node:tty";
 import { parseArgs } from "node:util";
 import {
   defaultMigrationsFolder,
@@ -48,7 +47,7 @@ export function parseHookInput(
 
 const MAX_STDIN = 1024 * 1024;
 /** Claude Code's default hook timeout is 60 s and seed 000 sets 15 s: stop well before either. */
-const HARD_DEADLINE_MS = 9_000;
+const HARD_DEADLINE_MS = Number(process.env.JURY_HOOK_DEADLINE_MS) || 9_000;
 
 export function hookLogFile(): string {
   return (
@@ -68,31 +67,35 @@ export function logHookError(message: string): void {
 }
 
 /**
- * stdin, read synchronously (no stream machinery to load on every prompt). A non-blocking pipe that
- * has no data yet (EAGAIN) falls back to the stream for the rest.
+ * stdin to its end, through the stream: Claude Code spawns the hook with a socket for stdin, and
+ * the stream keeps the event loop free, so the hard deadline fires even if stdin never closes (a
+ * blocking read, on this thread or in libuv's pool, would hold the process past it). Plain 'data'
+ * and 'end' events: the async iterator costs a millisecond more to load.
  */
-async function readStdin(): Promise<string> {
-  if (isatty(0)) return "";
-  const buf = Buffer.allocUnsafe(MAX_STDIN + 1);
-  let size = 0;
-  for (;;) {
-    let n: number;
-    try {
-      n = fs.readSync(0, buf, size, buf.length - size, null);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === "EOF" || code === "EBADF") break;
-      if (code === "EAGAIN") return readStdinStream(buf.subarray(0, size));
-      throw err;
-    }
-    if (n === 0) break;
-    size += n;
-    if (size > MAX_STDIN) throw new Error(`stdin is over ${MAX_STDIN} bytes`);
-  }
-  return decodeUtf8(buf.subarray(0, size), "stdin");
+function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return Promise.resolve("");
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    process.stdin.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_STDIN) {
+        process.stdin.destroy();
+        reject(new Error(`stdin is over ${MAX_STDIN} bytes`));
+      } else chunks.push(c);
+    });
+    process.stdin.on("error", reject);
+    process.stdin.on("end", () => {
+      try {
+        resolve(decodeUtf8(Buffer.concat(chunks, size), "stdin"));
+      } catch (err) {
+        reject(err);
+      }
+    });
+  });
 }
 
-/** Synchronous too (process.stdout would build a stream); a full non-blocking pipe falls back to it. */
+/** Written synchronously (process.stdout would build a stream); a full non-blocking pipe falls back to it. */
 function writeStdout(text: string): void {
   if (!text) return;
   const buf = Buffer.from(text);
@@ -103,17 +106,6 @@ function writeStdout(text: string): void {
     if ((err as NodeJS.ErrnoException).code !== "EAGAIN") throw err;
     process.stdout.write(buf.subarray(off));
   }
-}
-
-async function readStdinStream(start: Buffer): Promise<string> {
-  const chunks: Buffer[] = [start];
-  let size = start.length;
-  for await (const c of process.stdin) {
-    size += (c as Buffer).length;
-    if (size > MAX_STDIN) throw new Error(`stdin is over ${MAX_STDIN} bytes`);
-    chunks.push(c as Buffer);
-  }
-  return decodeUtf8(Buffer.concat(chunks), "stdin");
 }
 
 /** `jury memory retrieve [--collection <name>]`, the hook bundle's entry (see bin/jury.cjs). */

@@ -180,6 +180,19 @@ describe("jury memory retrieve (the hook)", () => {
     expect(r.stdout.match(/<memory /g)?.length).toBe(3);
   });
 
+  it("gives up at its deadline when stdin never closes, exits 0 and says so in the log", async () => {
+    const db = path.join(tempDir(), "h.db");
+    const child = spawn("node", [path.join(root, "bin/jury.cjs"), "memory", "retrieve"], {
+      env: { ...process.env, JURY_DB: db, JURY_HOOK_LOG: `${db}.log`, JURY_HOOK_DEADLINE_MS: "400" },
+    });
+    child.stdin.write('{"prompt": "retry'); // and never closed
+    const started = Date.now();
+    const code = await new Promise((r) => child.on("close", r));
+    expect(code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(fs.readFileSync(`${db}.log`, "utf8")).toMatch(/gave up after 400 ms/);
+  });
+
   it("writes errors to its log file, not to the user's context", () => {
     const db = path.join(tempDir(), "h.db");
     jury(["memory", "retrieve"], { db, input: "{broken" });

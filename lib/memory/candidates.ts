@@ -25,18 +25,32 @@ export function retrieveCandidates(
 ): CandidateResult {
   const tokens = queryTokens(q.prompt);
   if (tokens.length === 0) return { candidates: [], engine: ftsAvailable(db) ? "fts5" : "keyword" };
-  if (!ftsAvailable(db))
-    return { candidates: keywordScan(db, q.collection, tokens, q.mode, q.poolSize), engine: "keyword" };
+  const keyword = () => ({
+    candidates: keywordScan(db, q.collection, tokens, q.mode, q.poolSize),
+    engine: "keyword" as const,
+  });
+  if (process.env.JURY_DISABLE_FTS5 === "1" || ftsState.get(db) === false) return keyword();
   const match = buildMatchExpression(tokens, { columns: q.mode === "auto" ? ["title", "tags"] : undefined });
   if (!match) return { candidates: [], engine: "fts5" };
-  const candidates = searchMemoriesFts(db, {
-    collection: q.collection,
-    match,
-    weights: q.weights ?? DEFAULT_WEIGHTS,
-    limit: q.poolSize,
-  });
-  return { candidates, engine: "fts5" };
+  // No probe first (the hook pays for every statement): the search itself tells whether FTS5 is there.
+  try {
+    const candidates = searchMemoriesFts(db, {
+      collection: q.collection,
+      match,
+      weights: q.weights ?? DEFAULT_WEIGHTS,
+      limit: q.poolSize,
+    });
+    ftsState.set(db, true);
+    return { candidates, engine: "fts5" };
+  } catch (err) {
+    if (!FTS_MISSING.test((err as Error).message)) throw err;
+    ftsState.set(db, false);
+    return keyword();
+  }
 }
+
+/** What SQLite says when the build lacks FTS5 or the index table is gone. */
+const FTS_MISSING = /no such (module: fts5|table: memories_fts)/i;
 
 const ftsState = new WeakMap<Db, boolean>();
 export function ftsAvailable(db: Db): boolean {

@@ -164,6 +164,23 @@ describe("D4 fallback ladder", () => {
     expect(server.requests.length).toBe(before);
   });
 
+  it("5. FTS5 unavailable because the index is missing (no env switch): keyword scan, no judge", async () => {
+    const db = seedDb();
+    db.$client.exec("DROP TABLE memories_fts");
+    const before = server.requests.length;
+    const r = await retrieveMemories({
+      db,
+      collection: "t",
+      prompt: "payment retry backoff",
+      mode: "auto",
+      settings: settings(),
+      env: env(),
+    });
+    expect(r.path).toBe("keyword_fallback");
+    expect(r.memories).toHaveLength(3);
+    expect(server.requests.length).toBe(before);
+  });
+
   it("nothing matches: no candidates, nothing injected, no call", async () => {
     const r = await retrieveMemories({
       db: seedDb(),
