@@ -29,7 +29,7 @@ const failed = (cause: unknown) => new TypeError("fetch failed", { cause });
 function headerRecord(h: RequestInit["headers"]): Record<string, string> {
   const out: Record<string, string> = {};
   if (!h) return out;
-  if (h instanceof Headers) h.forEach((v, k) => (out[k] = v));
+  if (h instanceof Headers) for (const [k, v] of h) out[k] = v;
   else if (Array.isArray(h)) for (const [k, v] of h) out[k.toLowerCase()] = v;
   else for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = String(v);
   return out;

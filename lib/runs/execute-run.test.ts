@@ -72,7 +72,14 @@ describe("executeRun", () => {
     expect(results).toHaveLength(9);
     for (const r of results) {
       const mine = samples.filter((s) => s.caseId === r.caseId && s.criterionId === r.criterionId);
-      const data = r.data as Record<string, any>;
+      const data = r.data as {
+        final_score: number;
+        cross_model_std: number;
+        consensus_level: string;
+        flag_for_review: boolean;
+        threshold: number;
+        model_results: Record<string, { skipped?: boolean; error?: string; samples: number[]; n: number }>;
+      };
       if (r.criterionId === "short") {
         expect(data.final_score).toBe(mine[0].score);
         expect(r.passed).toBe(r.caseId !== "case0"); // case0's output is 100 chars, over max_chars 60
