@@ -15,7 +15,10 @@ export function defaultMigrationsFolder(): string {
 }
 
 /** Opens (creating the folder if needed) a SQLite file with WAL, foreign keys and busy_timeout. */
-export function openSqlite(file: string, opts: { nativeBinding?: string } = {}): Database.Database {
+export function openSqlite(
+  file: string,
+  opts: { nativeBinding?: string; mmapBytes?: number } = {},
+): Database.Database {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new Database(file, opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
   // one exec for the four (each pragma() call prepares its own statement); the busy timeout first,
@@ -23,6 +26,7 @@ export function openSqlite(file: string, opts: { nativeBinding?: string } = {}):
   sqlite.exec(
     "PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;",
   );
+  if (opts.mmapBytes) sqlite.exec(`PRAGMA mmap_size = ${Math.floor(opts.mmapBytes)}`);
   return sqlite;
 }
 

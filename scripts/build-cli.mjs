@@ -48,7 +48,6 @@ await build({
   ...common,
   entryPoints: {
     cli: "lib/cli/main.ts",
-    "hook-full": "lib/cli/hook-full.ts",
     "scripted-server": "lib/testing/scripted-server-main.ts",
     bench: "bench/judge-bench.ts",
     "memory-bench": "bench/memory-bench.ts",
@@ -58,14 +57,13 @@ await build({
 });
 
 /**
- * The memory hook starts a process per prompt: one CommonJS file (no ES module loader work at start),
- * better-sqlite3's JavaScript included (its addon is loaded by path: see nativeBindingPath), without
- * zod, drizzle or the AI SDK. Its two doors to them (hook-full and judge-runtime) lead to
- * dist/hook-full.mjs, built above, through a real import() that esbuild keeps.
+ * The memory hook starts a process per prompt: one CommonJS file (no ES module loader work at start;
+ * bin/jury.cjs loads it with V8's code cache), better-sqlite3's JavaScript included (its addon is
+ * loaded by path: see nativeBindingPath), without zod, drizzle or the AI SDK. Its two doors to them
+ * (hook-full and judge-runtime) lead to dist/hook-full.cjs through require(): code compiled from a
+ * code cache cannot use import(), so esbuild turns the dynamic imports into requires.
  */
-const heavyModules = /[/\\](lib[/\\]cli[/\\]hook-full|lib[/\\]memory[/\\]judge-runtime)\.ts$/;
-await build({
-  entryPoints: { hook: "lib/cli/memory-hook.ts" },
+const cjs = {
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
   bundle: true,
@@ -75,8 +73,16 @@ await build({
   alias: { "@": "." },
   sourcemap: "linked",
   logLevel: "warning",
+  supported: { "dynamic-import": false },
   define: { "import.meta.url": "__importMetaUrl" },
   banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+await build({ ...cjs, entryPoints: { "hook-full": "lib/cli/hook-full.ts" }, external: ["better-sqlite3"] });
+
+const heavyModules = /[/\\](lib[/\\]cli[/\\]hook-full|lib[/\\]memory[/\\]judge-runtime)\.ts$/;
+await build({
+  ...cjs,
+  entryPoints: { hook: "lib/cli/memory-hook.ts" },
   plugins: [
     {
       name: "hook-full",
@@ -84,7 +90,7 @@ await build({
         b.onResolve({ filter: /(hook-full|judge-runtime)$/ }, async (a) => {
           if (a.pluginData === "inner") return undefined;
           const r = await b.resolve(a.path, { resolveDir: a.resolveDir, kind: a.kind, pluginData: "inner" });
-          return heavyModules.test(r.path) ? { path: "./hook-full.mjs", external: true } : r;
+          return heavyModules.test(r.path) ? { path: "./hook-full.cjs", external: true } : r;
         });
       },
     },

@@ -67,16 +67,36 @@ export function logHookError(message: string): void {
 }
 
 /**
- * stdin to its end, through the stream: Claude Code spawns the hook with a socket for stdin, and
- * the stream keeps the event loop free, so the hard deadline fires even if stdin never closes (a
- * blocking read, on this thread or in libuv's pool, would hold the process past it). Plain 'data'
- * and 'end' events: the async iterator costs a millisecond more to load.
+ * stdin to its end, read synchronously, as hooks do (Claude Code writes the JSON and closes it).
+ * process.stdin would cost about 4 ms on every prompt (it loads net and builds a stream). A terminal
+ * or /dev/null gives nothing to read; a non-blocking descriptor with no data yet (EAGAIN) falls
+ * back to the stream. The hard deadline covers what comes after: a blocking read holds the thread.
  */
 function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) return Promise.resolve("");
+  if (fs.fstatSync(0).isCharacterDevice()) return Promise.resolve("");
+  const buf = Buffer.allocUnsafe(MAX_STDIN + 1);
+  let size = 0;
+  for (;;) {
+    let n: number;
+    try {
+      n = fs.readSync(0, buf, size, buf.length - size, null);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "EOF") break;
+      if (code === "EAGAIN") return readStdinStream(Buffer.from(buf.subarray(0, size)));
+      throw err;
+    }
+    if (n === 0) break;
+    size += n;
+    if (size > MAX_STDIN) return Promise.reject(new Error(`stdin is over ${MAX_STDIN} bytes`));
+  }
+  return Promise.resolve(decodeUtf8(buf.subarray(0, size), "stdin"));
+}
+
+function readStdinStream(start: Buffer): Promise<string> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
+    const chunks: Buffer[] = [start];
+    let size = start.length;
     process.stdin.on("data", (c: Buffer) => {
       size += c.length;
       if (size > MAX_STDIN) {
@@ -127,7 +147,7 @@ export async function memoryRetrieveHook(collection: string): Promise<number> {
   try {
     const raw = await readStdin();
     if (!raw.trim()) {
-      logHookError("stdin is empty: expected Claude Code's UserPromptSubmit JSON");
+      logHookError("stdin is empty (or a terminal): expected Claude Code's UserPromptSubmit JSON");
       return 0;
     }
     let json: unknown;
@@ -193,7 +213,8 @@ async function openForHook(): Promise<{ db: SqlDb; settings: RetrieveInput["sett
   // the full path uses the package as installed
   const nativeBinding = nativeBindingPath();
   if (nativeBinding) {
-    const sqlite = openSqlite(file, { nativeBinding });
+    // memory-mapped reads: a process that starts cold reads the index pages faster (about 1.5 ms)
+    const sqlite = openSqlite(file, { nativeBinding, mmapBytes: 256 * 1024 * 1024 });
     if (migrationsUpToDate(sqlite, defaultMigrationsFolder())) {
       const row = sqlite.prepare("select data from settings where id = 1").pluck().get() as
         | string

@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -180,17 +181,71 @@ describe("jury memory retrieve (the hook)", () => {
     expect(r.stdout.match(/<memory /g)?.length).toBe(3);
   });
 
-  it("gives up at its deadline when stdin never closes, exits 0 and says so in the log", async () => {
+  it("gives up at its deadline when the judge takes too long, exits 0 and says so in the log", async () => {
     const db = path.join(tempDir(), "h.db");
-    const child = spawn("node", [path.join(root, "bin/jury.cjs"), "memory", "retrieve"], {
-      env: { ...process.env, JURY_DB: db, JURY_HOOK_LOG: `${db}.log`, JURY_HOOK_DEADLINE_MS: "400" },
+    expect(jury(["memory", "import", memoryFolder()], { db }).code).toBe(0);
+    const d = createDb(db);
+    const s = readSettings(d);
+    writeSettings(d, {
+      ...s,
+      memoryJudge: { ...s.memoryJudge, enabled: true, model: "local:judge", timeout_per_call: 30 },
     });
-    child.stdin.write('{"prompt": "retry'); // and never closed
-    const started = Date.now();
-    const code = await new Promise((r) => child.on("close", r));
-    expect(code).toBe(0);
-    expect(Date.now() - started).toBeLessThan(5_000);
-    expect(fs.readFileSync(`${db}.log`, "utf8")).toMatch(/gave up after 400 ms/);
+    d.$client.close();
+    const server = await startScriptedServer(() => ({ hang: true }));
+    try {
+      const started = Date.now();
+      const r = await juryAsync(["memory", "retrieve"], {
+        db,
+        input: JSON.stringify({ prompt: "what is our retry and timeout policy" }),
+        env: { JURY_LOCAL_BASE_URL: server.baseURL, JURY_HOOK_DEADLINE_MS: "1500" },
+      });
+      expect(r).toMatchObject({ code: 0, stdout: "", stderr: "" });
+      expect(Date.now() - started).toBeLessThan(8_000);
+      expect(fs.readFileSync(`${db}.log`, "utf8")).toMatch(/gave up after 1500 ms/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("with stdin on /dev/null (or a terminal) returns at once, exit 0, and logs that it got nothing", () => {
+    const db = path.join(tempDir(), "h.db");
+    const devNull = fs.openSync("/dev/null", "r");
+    try {
+      const r = spawnSync("node", [path.join(root, "bin/jury.cjs"), "memory", "retrieve"], {
+        stdio: [devNull, "pipe", "pipe"],
+        env: { ...process.env, JURY_DB: db, JURY_HOOK_LOG: `${db}.log` },
+        encoding: "utf8",
+        timeout: 10_000,
+      });
+      expect(r).toMatchObject({ status: 0, stdout: "", stderr: "" });
+    } finally {
+      fs.closeSync(devNull);
+    }
+    expect(fs.readFileSync(`${db}.log`, "utf8")).toMatch(/stdin is empty \(or a terminal\)/);
+  });
+
+  it("keeps V8's code cache beside the bundle, checked against the source, and ignores a bad one", () => {
+    const cache = path.join(root, "dist/hook.cjs.v8cache");
+    const db = path.join(tempDir(), "h.db");
+    expect(jury(["memory", "import", memoryFolder()], { db }).code).toBe(0);
+    const input = JSON.stringify({ prompt: "retry backoff timeout" });
+    const first = jury(["memory", "retrieve"], { db, input });
+    expect(first).toMatchObject({ code: 0, stderr: "" });
+    expect(first.stdout).toContain('id="retries"');
+    // the cache starts with the SHA-1 of the bundle it was made from
+    const sha1 = createHash("sha1")
+      .update(fs.readFileSync(path.join(root, "dist/hook.cjs")))
+      .digest();
+    expect(fs.readFileSync(cache).subarray(0, 20).equals(sha1)).toBe(true);
+    // garbage, or a cache made from other source, is not used: same answer, and a good cache again
+    for (const bad of [
+      Buffer.from("not a cache"),
+      Buffer.concat([Buffer.alloc(20), fs.readFileSync(cache).subarray(20)]),
+    ]) {
+      fs.writeFileSync(cache, bad);
+      expect(jury(["memory", "retrieve"], { db, input })).toEqual(first);
+      expect(fs.readFileSync(cache).subarray(0, 20).equals(sha1)).toBe(true);
+    }
   });
 
   it("writes errors to its log file, not to the user's context", () => {
