@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashString } from "../providers/mock-model";
 import { tempDir } from "../testing/fixtures";
+import { spawnJury } from "../testing/run-jury";
 import { type ScriptedServer, startScriptedServer } from "../testing/scripted-server";
 
 const root = path.resolve(__dirname, "../..");
@@ -18,23 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function jury(
-  args: string[],
-  db: string,
-): ChildProcess & { out: Promise<{ code: number | null; stdout: string; stderr: string }> } {
-  const child = spawn("node", [path.join(root, "bin/jury.cjs"), ...args], {
-    cwd: tempDir(),
-    env: { ...process.env, JURY_DB: db, JURY_LOCAL_BASE_URL: server.baseURL },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => (stdout += d));
-  child.stderr.on("data", (d) => (stderr += d));
-  const out = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on("close", (code) => resolve({ code, stdout, stderr })),
-  );
-  return Object.assign(child, { out });
-}
+const jury = (args: string[], db: string) =>
+  spawnJury(args, { cwd: tempDir(), env: { JURY_DB: db, JURY_LOCAL_BASE_URL: server.baseURL } });
 
 const count = (db: string, sql: string) => {
   const d = new Database(db, { readonly: true });

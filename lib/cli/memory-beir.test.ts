@@ -1,17 +1,13 @@
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
 import { hashString } from "../providers/mock-model";
 import { tempDir } from "../testing/fixtures";
+import { runJurySync } from "../testing/run-jury";
 
-const root = path.resolve(__dirname, "../..");
 const jury = (args: string[], db: string) => {
-  const r = spawnSync("node", [path.join(root, "bin/jury.cjs"), ...args], {
-    env: { ...process.env, JURY_DB: db },
-    encoding: "utf8",
-  });
-  if (r.status !== 0) throw new Error(`jury ${args.join(" ")} failed: ${r.stderr}`);
+  const r = runJurySync(args, { env: { JURY_DB: db } });
+  if (r.code !== 0) throw new Error(`jury ${args.join(" ")} failed: ${r.stderr}`);
   return r.stdout;
 };
 

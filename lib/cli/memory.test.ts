@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -7,35 +7,22 @@ import { describe, expect, it } from "vitest";
 import { createDb } from "@/db/client";
 import { readSettings, writeSettings } from "../settings/store";
 import { tempDir, writeJson } from "../testing/fixtures";
+import { JURY_BIN, runJury, runJurySync } from "../testing/run-jury";
 import { startScriptedServer } from "../testing/scripted-server";
 
 const root = path.resolve(__dirname, "../..");
 const FIXTURES = path.resolve(root, "lib/memory/fixtures");
 
-function jury(args: string[], opts: { db: string; input?: string | Buffer; env?: Record<string, string> }) {
-  const r = spawnSync("node", [path.join(root, "bin/jury.cjs"), ...args], {
-    input: opts.input,
-    env: { ...process.env, JURY_DB: opts.db, JURY_HOOK_LOG: `${opts.db}.log`, ...opts.env },
-    encoding: "utf8",
-    timeout: 30_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
+const hookEnv = (db: string, env?: Record<string, string>) => ({
+  JURY_DB: db,
+  JURY_HOOK_LOG: `${db}.log`,
+  ...env,
+});
+const jury = (args: string[], opts: { db: string; input?: string | Buffer; env?: Record<string, string> }) =>
+  runJurySync(args, { input: opts.input, env: hookEnv(opts.db, opts.env) });
 /** The same, without blocking this process (an in-process scripted server must keep answering). */
-function juryAsync(args: string[], opts: { db: string; input: string; env?: Record<string, string> }) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn("node", [path.join(root, "bin/jury.cjs"), ...args], {
-      env: { ...process.env, JURY_DB: opts.db, JURY_HOOK_LOG: `${opts.db}.log`, ...opts.env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(opts.input);
-  });
-}
+const juryAsync = (args: string[], opts: { db: string; input: string; env?: Record<string, string> }) =>
+  runJury(args, { input: opts.input, env: hookEnv(opts.db, opts.env) });
 
 const lastRetrieval = (db: string) => {
   const d = new Database(db, { readonly: true });
@@ -211,7 +198,7 @@ describe("jury memory retrieve (the hook)", () => {
     const db = path.join(tempDir(), "h.db");
     const devNull = fs.openSync("/dev/null", "r");
     try {
-      const r = spawnSync("node", [path.join(root, "bin/jury.cjs"), "memory", "retrieve"], {
+      const r = spawnSync(process.execPath, [JURY_BIN, "memory", "retrieve"], {
         stdio: [devNull, "pipe", "pipe"],
         env: { ...process.env, JURY_DB: db, JURY_HOOK_LOG: `${db}.log` },
         encoding: "utf8",

@@ -1,10 +1,11 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { judgmentSchema } from "../review/judgment";
 import { tempDir } from "../testing/fixtures";
+import { runJury } from "../testing/run-jury";
 import { type ScriptedServer, startScriptedServer } from "../testing/scripted-server";
 
 const root = path.resolve(__dirname, "../..");
@@ -60,21 +61,8 @@ function makeRepo(): string {
   return repo;
 }
 
-function jury(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const c = spawn("node", [path.join(root, "bin/jury.cjs"), ...args], {
-      env: { ...process.env, JURY_LOCAL_BASE_URL: server.baseURL, ...env },
-    });
-    let stdout = "";
-    let stderr = "";
-    c.stdout.on("data", (d) => (stdout += d));
-    c.stderr.on("data", (d) => (stderr += d));
-    c.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const jury = (args: string[], env: Record<string, string>) =>
+  runJury(args, { env: { JURY_LOCAL_BASE_URL: server.baseURL, ...env } });
 
 describe("jury review", () => {
   it("on a real git repository prints a judgment that validates against the schema, and stores it", async () => {

@@ -3,6 +3,7 @@ import type { MemoryRow } from "@/db/queries/memories";
 import { callModel } from "../judging/call-model";
 import { parseJsonLoose } from "../judging/parse-json";
 import { hashString } from "../providers/mock-model";
+import { mulberry32 } from "../stats/bootstrap";
 import { JUDGE_SYSTEM, LENIENT_NOTE, RELEVANCE_SYSTEM, USEFULNESS_SYSTEM } from "./judge-prompts";
 
 export const KEEP_SCHEMA = {
@@ -12,22 +13,11 @@ export const KEEP_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-/** mulberry32: a small seeded PRNG, so a prompt always gets the same order. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** order[displayIndex] = index into candidates. Seeded by the prompt (and a salt), as seed 000. */
 export function shuffledOrder(n: number, prompt: string, salt = ""): number[] {
   const order = Array.from({ length: n }, (_, i) => i);
-  const rand = prng(hashString(`${salt}\u0000${prompt}`));
+  // mulberry32 seeded by the prompt: a prompt always gets the same order
+  const rand = mulberry32(hashString(`${salt}\u0000${prompt}`));
   for (let i = n - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
     [order[i], order[j]] = [order[j], order[i]];
