@@ -18,46 +18,70 @@ if (!existsSync(entry)) {
   );
   process.exit(2);
 }
-const run = hook
-  ? requireWithCodeCache(entry).runHook(args.slice(2))
-  : import(require("node:url").pathToFileURL(entry).href).then((m) => m.main(args));
-run.then((code) => {
-  process.exitCode = code;
-});
+if (hook) {
+  const { exports, saveCodeCache } = requireWithCodeCache(entry);
+  // runHook never rejects (it logs its errors and answers 0); the catch keeps the contract anyway
+  exports
+    .runHook(args.slice(2))
+    .catch(() => 0)
+    .then((code) => {
+      saveCodeCache();
+      exitAtOnce(code);
+    });
+} else {
+  import(require("node:url").pathToFileURL(entry).href)
+    .then((m) => m.main(args))
+    .then((code) => {
+      process.exitCode = code;
+    });
+}
+
+/**
+ * The hook's answer is written (synchronously) and its retrieval logged: leave without Node's
+ * teardown, in which better-sqlite3 closes the database and SQLite, as the last connection,
+ * checkpoints the WAL into the file and deletes it, for the next prompt to create it again (about
+ * 5 ms here). Leaving the WAL in place is safe: it is how SQLite survives any exit. process.exit is
+ * the fallback where the internal reallyExit is missing.
+ */
+function exitAtOnce(code) {
+  if (typeof process.reallyExit === "function") process.reallyExit(code);
+  process.exit(code);
+}
 
 /**
  * require() for the hook bundle with V8's code cache: compiling it anew costs about 6 ms of every
- * prompt here. The cache (dist/hook.cjs.v8cache) starts with the SHA-1 of the source it was made
- * from, because V8 checks only the source's length; any mismatch, a cache V8 rejects (another
- * Node), or no cache yet: compile normally and write a fresh one after the run (atomically: hooks
- * can run side by side). Without a writable dist/ it simply compiles every time.
+ * prompt here. V8 checks only a cache's source length, so the cache (dist/hook.cjs.v8cache) carries
+ * the exact source it was made from and is used only when that matches byte for byte (memcmp: a
+ * hash would need node:crypto, itself 3 ms to load). A mismatch, a cache V8 rejects (another Node)
+ * or no cache yet: compile normally; saveCodeCache() then writes a fresh one after the run
+ * (atomically: hooks run side by side). Without a writable dist/ it simply compiles every time.
  */
 function requireWithCodeCache(file) {
   const fs = require("node:fs");
   const vm = require("node:vm");
   const Module = require("node:module");
-  const { createHash } = require("node:crypto");
-  const source = fs.readFileSync(file, "utf8");
-  const hash = createHash("sha1").update(source).digest();
+  const source = fs.readFileSync(file);
   const cacheFile = `${file}.v8cache`;
   let cachedData;
   try {
     const raw = fs.readFileSync(cacheFile);
-    if (raw.subarray(0, hash.length).equals(hash)) cachedData = raw.subarray(hash.length);
+    const n = raw.readUInt32LE(0);
+    if (n === source.length && raw.subarray(4, 4 + n).equals(source)) cachedData = raw.subarray(4 + n);
   } catch {}
   // no import() in there (it would need a loader V8 does not keep with a code cache): the bundle
   // loads its heavy half with require()
-  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
+  const script = new vm.Script(Module.wrap(source.toString("utf8")), { filename: file, cachedData });
   const mod = { exports: {} };
   script.runInThisContext()(mod.exports, Module.createRequire(file), mod, file, dirname(file));
-  if (!cachedData || script.cachedDataRejected) {
-    process.once("beforeExit", () => {
-      try {
-        const tmp = `${cacheFile}.${process.pid}`;
-        fs.writeFileSync(tmp, Buffer.concat([hash, script.createCachedData()]));
-        fs.renameSync(tmp, cacheFile);
-      } catch {}
-    });
-  }
-  return mod.exports;
+  const saveCodeCache = () => {
+    if (cachedData && !script.cachedDataRejected) return;
+    try {
+      const tmp = `${cacheFile}.${process.pid}`;
+      const length = Buffer.alloc(4);
+      length.writeUInt32LE(source.length);
+      fs.writeFileSync(tmp, Buffer.concat([length, source, script.createCachedData()]));
+      fs.renameSync(tmp, cacheFile);
+    } catch {}
+  };
+  return { exports: mod.exports, saveCodeCache };
 }

@@ -115,16 +115,22 @@ function readStdinStream(start: Buffer): Promise<string> {
   });
 }
 
-/** Written synchronously (process.stdout would build a stream); a full non-blocking pipe falls back to it. */
+/**
+ * Written synchronously (process.stdout would build a stream, and bin/jury.cjs leaves without
+ * flushing streams); a full non-blocking pipe is retried for up to 2 s.
+ */
 function writeStdout(text: string): void {
   if (!text) return;
   const buf = Buffer.from(text);
+  const giveUp = Date.now() + 2_000;
   let off = 0;
-  try {
-    while (off < buf.length) off += fs.writeSync(1, buf, off);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EAGAIN") throw err;
-    process.stdout.write(buf.subarray(off));
+  while (off < buf.length) {
+    try {
+      off += fs.writeSync(1, buf, off);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EAGAIN" || Date.now() > giveUp) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
   }
 }
 

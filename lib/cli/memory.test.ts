@@ -1,5 +1,4 @@
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -219,19 +218,19 @@ describe("jury memory retrieve (the hook)", () => {
     const first = jury(["memory", "retrieve"], { db, input });
     expect(first).toMatchObject({ code: 0, stderr: "" });
     expect(first.stdout).toContain('id="retries"');
-    // the cache starts with the SHA-1 of the bundle it was made from
-    const sha1 = createHash("sha1")
-      .update(fs.readFileSync(path.join(root, "dist/hook.cjs")))
-      .digest();
-    expect(fs.readFileSync(cache).subarray(0, 20).equals(sha1)).toBe(true);
-    // garbage, or a cache made from other source, is not used: same answer, and a good cache again
-    for (const bad of [
-      Buffer.from("not a cache"),
-      Buffer.concat([Buffer.alloc(20), fs.readFileSync(cache).subarray(20)]),
-    ]) {
+    // the cache carries the exact bundle it was made from
+    const bundle = fs.readFileSync(path.join(root, "dist/hook.cjs"));
+    const madeFrom = (c: Buffer) =>
+      c.readUInt32LE(0) === bundle.length && c.subarray(4, 4 + bundle.length).equals(bundle);
+    expect(madeFrom(fs.readFileSync(cache))).toBe(true);
+    // garbage, or a cache made from another source of the same length, is not used: same answer,
+    // and a good cache again
+    const other = Buffer.from(fs.readFileSync(cache));
+    other[4] ^= 1;
+    for (const bad of [Buffer.from("not a cache"), other]) {
       fs.writeFileSync(cache, bad);
       expect(jury(["memory", "retrieve"], { db, input })).toEqual(first);
-      expect(fs.readFileSync(cache).subarray(0, 20).equals(sha1)).toBe(true);
+      expect(madeFrom(fs.readFileSync(cache))).toBe(true);
     }
   });
 
