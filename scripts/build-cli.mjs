@@ -28,16 +28,20 @@ const requireExternals = {
   },
 };
 
-const common = {
+const base = {
   outdir: "dist",
-  outExtension: { ".js": ".mjs" },
   bundle: true,
-  format: "esm",
   platform: "node",
   target: "node20",
   alias: { "@": "." },
   sourcemap: "linked",
   logLevel: "warning",
+};
+
+const common = {
+  ...base,
+  outExtension: { ".js": ".mjs" },
+  format: "esm",
   plugins: [requireExternals],
   banner: {
     js: "import { createRequire as __jcr } from 'node:module'; const require = __jcr(import.meta.url);",
@@ -64,15 +68,9 @@ await build({
  * code cache cannot use import(), so esbuild turns the dynamic imports into requires.
  */
 const cjs = {
-  outdir: "dist",
+  ...base,
   outExtension: { ".js": ".cjs" },
-  bundle: true,
   format: "cjs",
-  platform: "node",
-  target: "node20",
-  alias: { "@": "." },
-  sourcemap: "linked",
-  logLevel: "warning",
   supported: { "dynamic-import": false },
   define: { "import.meta.url": "__importMetaUrl" },
   banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },

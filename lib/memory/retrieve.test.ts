@@ -147,39 +147,29 @@ describe("D4 fallback ladder", () => {
     expect(server.requests.length).toBe(before);
   });
 
-  it("5. FTS5 unavailable: keyword scan, no judge", async () => {
-    process.env.JURY_DISABLE_FTS5 = "1";
-    const before = server.requests.length;
-    const r = await retrieveMemories({
-      db: seedDb(),
-      collection: "t",
-      prompt: "payment retry backoff",
-      mode: "auto",
-      settings: settings(),
-      env: env(),
+  const unavailable: [string, (db: ReturnType<typeof seedDb>) => void][] = [
+    ["switched off (JURY_DISABLE_FTS5)", () => (process.env.JURY_DISABLE_FTS5 = "1")],
+    ["the index is missing", (db) => db.$client.exec("DROP TABLE memories_fts")],
+  ];
+  for (const [how, makeUnavailable] of unavailable) {
+    it(`5. FTS5 unavailable, ${how}: keyword scan, no judge`, async () => {
+      const db = seedDb();
+      makeUnavailable(db);
+      const before = server.requests.length;
+      const r = await retrieveMemories({
+        db,
+        collection: "t",
+        prompt: "payment retry backoff",
+        mode: "auto",
+        settings: settings(),
+        env: env(),
+      });
+      expect(r.path).toBe("keyword_fallback");
+      expect(r.memories).toHaveLength(3);
+      expect(r.memories.every((m) => /payment|retry/i.test(m.title + m.tags.join(" ")))).toBe(true);
+      expect(server.requests.length).toBe(before);
     });
-    expect(r.path).toBe("keyword_fallback");
-    expect(r.memories).toHaveLength(3);
-    expect(r.memories.every((m) => /payment|retry/i.test(m.title + m.tags.join(" ")))).toBe(true);
-    expect(server.requests.length).toBe(before);
-  });
-
-  it("5. FTS5 unavailable because the index is missing (no env switch): keyword scan, no judge", async () => {
-    const db = seedDb();
-    db.$client.exec("DROP TABLE memories_fts");
-    const before = server.requests.length;
-    const r = await retrieveMemories({
-      db,
-      collection: "t",
-      prompt: "payment retry backoff",
-      mode: "auto",
-      settings: settings(),
-      env: env(),
-    });
-    expect(r.path).toBe("keyword_fallback");
-    expect(r.memories).toHaveLength(3);
-    expect(server.requests.length).toBe(before);
-  });
+  }
 
   it("nothing matches: no candidates, nothing injected, no call", async () => {
     const r = await retrieveMemories({
