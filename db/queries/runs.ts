@@ -175,7 +175,7 @@ export function replaceResults(db: Db, runId: string, rows: (typeof results.$inf
 /** Hot-path statements, prepared once per connection. */
 function statements(db: Db) {
   const c = db.$client;
-  return {
+  const st = {
     insertSample: c.prepare(
       `insert into samples (task_id, run_id, case_id, criterion_id, judge, sample_index, score, reasoning, raw_text,
         latency_ms, input_tokens, output_tokens, cost_usd, attempts, cached, error, created_at)
@@ -190,6 +190,14 @@ function statements(db: Db) {
       "insert into response_cache (key, text, input_tokens, output_tokens, created_at) values (?, ?, ?, ?, ?) on conflict(key) do nothing",
     ),
   };
+  // one commit per judgment: the sample, its task's status and the cached response together
+  const record = c.transaction((s: SampleWrite, cache?: CacheWrite): boolean => {
+    if (st.finishTask.run(s.error ? "error" : "done", s.taskId).changes === 0) return false;
+    st.insertSample.run({ ...s, cached: s.cached ? 1 : 0, createdAt: Date.now() });
+    if (cache) st.putCache.run(cache.key, cache.text, cache.inputTokens, cache.outputTokens, Date.now());
+    return true;
+  });
+  return { ...st, record };
 }
 const prepared = new WeakMap<Db, ReturnType<typeof statements>>();
 function stmts(db: Db) {
@@ -202,27 +210,14 @@ function stmts(db: Db) {
 }
 
 export type SampleWrite = Required<Omit<NewSample, "id" | "createdAt">>;
+type CacheWrite = { key: string; text: string; inputTokens: number; outputTokens: number };
 
 /**
  * Records a finished task: its sample row and the task's status, in one transaction. A task that
  * is no longer pending (a duplicate completion) writes nothing: exactly one sample per task.
  */
-export function recordSample(
-  db: Db,
-  s: SampleWrite,
-  cache?: { key: string; text: string; inputTokens: number; outputTokens: number },
-): boolean {
-  const st = stmts(db);
-  let written = false;
-  // one commit per judgment: the sample, its task's status and the cached response together
-  db.$client.transaction(() => {
-    const r = st.finishTask.run(s.error ? "error" : "done", s.taskId);
-    if (r.changes === 0) return;
-    st.insertSample.run({ ...s, cached: s.cached ? 1 : 0, createdAt: Date.now() });
-    if (cache) st.putCache.run(cache.key, cache.text, cache.inputTokens, cache.outputTokens, Date.now());
-    written = true;
-  })();
-  return written;
+export function recordSample(db: Db, s: SampleWrite, cache?: CacheWrite): boolean {
+  return stmts(db).record(s, cache);
 }
 
 export function getCachedResponse(
