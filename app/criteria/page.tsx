@@ -1,4 +1,5 @@
 import { Card, EmptyState, PageTitle } from "@/components/ui/card";
+import { TableHead } from "@/components/ui/table-head";
 import { loadProjectCriteria } from "@/lib/criteria/load";
 
 export const dynamic = "force-dynamic";
@@ -31,16 +32,7 @@ export default function CriteriaPage() {
       ) : (
         <Card>
           <table className="w-full text-left text-sm" data-testid="criteria-table">
-            <thead className="text-xs text-zinc-500">
-              <tr>
-                <th className="font-medium">Id</th>
-                <th className="font-medium">Type</th>
-                <th className="font-medium">Scale</th>
-                <th className="font-medium">Default threshold</th>
-                <th className="font-medium">Description</th>
-                <th className="font-medium">Tags</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Id", "Type", "Scale", "Default threshold", "Description", "Tags"]} />
             <tbody>
               {list.map((c) => (
                 <tr key={c.id} className="border-t border-zinc-100 align-top">

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { connection } from "next/server";
 import { ImportExampleButton } from "@/components/memory/import-example-button";
 import { Card, EmptyState, PageTitle } from "@/components/ui/card";
+import { TableHead } from "@/components/ui/table-head";
 import { getDb } from "@/db/client";
 import { listStudies } from "@/db/queries/study";
 
@@ -27,14 +28,7 @@ export default async function MemoryPage() {
       ) : (
         <Card>
           <table className="w-full text-left text-sm" data-testid="studies-table">
-            <thead className="text-xs text-zinc-500">
-              <tr>
-                <th className="font-medium">Collection</th>
-                <th className="font-medium">Memories</th>
-                <th className="font-medium">Study queries</th>
-                <th className="font-medium">Experiments</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Collection", "Memories", "Study queries", "Experiments"]} />
             <tbody>
               {studies.map((s) => (
                 <tr key={s.collection} className="border-t border-zinc-100">

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { connection } from "next/server";
 import { Card, EmptyState, PageTitle } from "@/components/ui/card";
+import { TableHead } from "@/components/ui/table-head";
 import { getDb } from "@/db/client";
 import { listReviews } from "@/db/queries/reviews";
 import { DIMENSIONS } from "@/lib/review/judgment";
@@ -35,19 +36,7 @@ export default async function ReviewsPage() {
       ) : (
         <Card title={`${reviews.length} review${reviews.length === 1 ? "" : "s"}`}>
           <table className="w-full text-left text-sm tabular-nums" data-testid="reviews-table">
-            <thead className="text-xs text-zinc-500">
-              <tr>
-                <th className="font-medium">Review</th>
-                <th className="font-medium">Verdict</th>
-                <th className="font-medium">Score</th>
-                {DIMENSIONS.map((d) => (
-                  <th key={d} className="font-medium">
-                    {d}
-                  </th>
-                ))}
-                <th className="font-medium">When</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Review", "Verdict", "Score", ...DIMENSIONS, "When"]} />
             <tbody>
               {reviews.map((r) => {
                 const dims = (r.record.judgment as { dimensions?: Record<string, number> } | null)

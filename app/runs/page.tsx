@@ -3,6 +3,7 @@ import { connection } from "next/server";
 import { RunsWorkbench } from "@/components/runs/runs-workbench";
 import { StatusBadge } from "@/components/runs/status-badge";
 import { Card, EmptyState, PageTitle } from "@/components/ui/card";
+import { TableHead } from "@/components/ui/table-head";
 import { getDb } from "@/db/client";
 import { getMedianLatencyByJudge, getProgressByRun, listRuns } from "@/db/queries/runs";
 import { loadProjectCriteria } from "@/lib/criteria/load";
@@ -48,18 +49,9 @@ export default async function RunsPage() {
       ) : (
         <Card title={`${runs.length} run${runs.length === 1 ? "" : "s"}`}>
           <table className="w-full text-left text-sm" data-testid="runs-table">
-            <thead className="text-xs text-zinc-500">
-              <tr>
-                <th className="font-medium">Run</th>
-                <th className="font-medium">Suite</th>
-                <th className="font-medium">Judges × N</th>
-                <th className="font-medium">Status</th>
-                <th className="font-medium">Tasks done</th>
-                <th className="font-medium">Failed</th>
-                <th className="font-medium">Cost</th>
-                <th className="font-medium">Started</th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={["Run", "Suite", "Judges × N", "Status", "Tasks done", "Failed", "Cost", "Started"]}
+            />
             <tbody>
               {runs.map((r) => {
                 const p = progress.get(r.id) ?? { done: 0, errors: 0, costUsd: 0 };

@@ -1,3 +1,4 @@
+import { TableHead } from "@/components/ui/table-head";
 import type { Experiment } from "@/db/schema";
 import type { ExperimentMetrics, MetricCI } from "@/lib/memory/study-metrics";
 
@@ -20,30 +21,22 @@ export function MetricsTable({ rows }: { rows: { e: Experiment; m: ExperimentMet
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-left text-sm tabular-nums" data-testid="experiments-table">
-        <thead className="text-xs text-zinc-500">
-          <tr>
-            <th className="font-medium">Configuration</th>
-            <th
-              className="font-medium"
-              title="relevant ÷ annotated retrieved, mean over queries; 95% bootstrap interval over queries"
-            >
-              Precision
-            </th>
-            <th className="font-medium" title="over queries with at least one relevant memory">
-              Recall
-            </th>
-            <th className="font-medium">F1</th>
-            <th className="font-medium">P@k</th>
-            <th className="font-medium" title="retrieved memories nobody has annotated for that query">
-              Needs annotation
-            </th>
-            <th className="font-medium">Latency p50 / p95</th>
-            <th className="font-medium">$ / query</th>
-            <th className="font-medium" title="cost per query × 100 prompts a day × 30 days">
-              $ / month
-            </th>
-          </tr>
-        </thead>
+        <TableHead
+          columns={[
+            "Configuration",
+            {
+              label: "Precision",
+              title: "relevant ÷ annotated retrieved, mean over queries; 95% bootstrap interval over queries",
+            },
+            { label: "Recall", title: "over queries with at least one relevant memory" },
+            "F1",
+            "P@k",
+            { label: "Needs annotation", title: "retrieved memories nobody has annotated for that query" },
+            "Latency p50 / p95",
+            "$ / query",
+            { label: "$ / month", title: "cost per query × 100 prompts a day × 30 days" },
+          ]}
+        />
         <tbody>
           {rows.map(({ e, m, done }) => (
             <tr key={e.id} className="border-t border-zinc-100 align-top" data-testid="experiment-row">

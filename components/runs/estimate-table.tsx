@@ -1,3 +1,4 @@
+import { TableHead } from "@/components/ui/table-head";
 import { ASSUMED_LATENCY_MS, estimateRun, type SuiteSummary } from "@/lib/runs/estimate";
 
 type Props = {
@@ -21,16 +22,7 @@ export function EstimateTable({ suite, judges, n, prices, concurrency, latencyMs
   return (
     <div data-testid="estimate" className="mb-4 text-sm">
       <table className="w-full text-left tabular-nums">
-        <thead className="text-xs text-zinc-500">
-          <tr>
-            <th className="font-medium">N</th>
-            <th className="font-medium">Calls</th>
-            <th className="font-medium">Input tokens</th>
-            <th className="font-medium">Output tokens</th>
-            <th className="font-medium">Est. cost</th>
-            <th className="font-medium">Est. time</th>
-          </tr>
-        </thead>
+        <TableHead columns={["N", "Calls", "Input tokens", "Output tokens", "Est. cost", "Est. time"]} />
         <tbody>
           {ns.map((k) => {
             const e = estimateRun(suite, judges, k, prices, concurrency, latencyMsByJudge);

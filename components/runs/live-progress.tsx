@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useState, useTransition } from "react";
+import { type ReactNode, useEffect, useState, useTransition } from "react";
 import { cancelRun, resumeRun } from "@/app/actions/runs";
 import type { RunStatus } from "@/db/schema";
 
@@ -52,31 +52,43 @@ export function LiveProgress({ runId, status, total, done, errors, costUsd, star
         <span>${costUsd.toFixed(4)} so far</span>
         {left !== null && <span>~{left} s left</span>}
         {live && (
-          <button
-            type="button"
-            disabled={pending}
-            data-testid="cancel-run"
-            onClick={() => act(cancelRun)}
-            className="rounded border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc-50"
-          >
+          <ActionButton testId="cancel-run" disabled={pending} onClick={() => act(cancelRun)}>
             Cancel
-          </button>
+          </ActionButton>
         )}
         {/* interrupted runs can always resume: a kill after the last sample still needs its verdicts */}
         {(status === "interrupted" ||
           ((status === "cancelled" || status === "failed") && finished < total)) && (
-          <button
-            type="button"
-            disabled={pending}
-            data-testid="resume-run"
-            onClick={() => act(resumeRun)}
-            className="rounded border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc-50"
-          >
+          <ActionButton testId="resume-run" disabled={pending} onClick={() => act(resumeRun)}>
             Resume
-          </button>
+          </ActionButton>
         )}
         {message && <span className="text-red-700">{message}</span>}
       </div>
     </div>
+  );
+}
+
+function ActionButton({
+  testId,
+  disabled,
+  onClick,
+  children,
+}: {
+  testId: string;
+  disabled: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      disabled={disabled}
+      data-testid={testId}
+      onClick={onClick}
+      className="rounded border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc-50"
+    >
+      {children}
+    </button>
   );
 }

@@ -1,3 +1,4 @@
+import { TableHead } from "@/components/ui/table-head";
 import type { CriterionPanelStats } from "@/lib/judging/panel-stats";
 
 const fmt = (x: number | null, d = 2) => (x === null || Number.isNaN(x) ? "—" : x.toFixed(d));
@@ -7,28 +8,22 @@ export function PanelStatsTable({ stats }: { stats: CriterionPanelStats[] }) {
   if (stats.length === 0) return <p className="text-sm text-zinc-500">No LLM samples yet.</p>;
   return (
     <table className="w-full text-left text-sm tabular-nums" data-testid="panel-stats">
-      <thead className="text-xs text-zinc-500">
-        <tr>
-          <th className="font-medium">Criterion</th>
-          <th
-            className="font-medium"
-            title="Krippendorff's alpha (interval) across judges' means, over cases"
-          >
-            α across judges
-          </th>
-          <th className="font-medium">Judge</th>
-          <th
-            className="font-medium"
-            title="Krippendorff's alpha (interval) across the judge's own N samples, over cases"
-          >
-            Self-consistency α
-          </th>
-          <th className="font-medium" title="Mean of (judge mean − panel mean) over cases">
-            Offset from panel
-          </th>
-          <th className="font-medium">Cases</th>
-        </tr>
-      </thead>
+      <TableHead
+        columns={[
+          "Criterion",
+          {
+            label: "α across judges",
+            title: "Krippendorff's alpha (interval) across judges' means, over cases",
+          },
+          "Judge",
+          {
+            label: "Self-consistency α",
+            title: "Krippendorff's alpha (interval) across the judge's own N samples, over cases",
+          },
+          { label: "Offset from panel", title: "Mean of (judge mean − panel mean) over cases" },
+          "Cases",
+        ]}
+      />
       <tbody>
         {stats.flatMap((c) =>
           c.judges.map((j, i) => (

@@ -16,70 +16,69 @@ export function FieldError({ id, error }: { id: string; error?: string }) {
   );
 }
 
-export function NumberField({
-  id,
-  label,
-  error,
-  hint,
-  value,
-  onChange,
-  step,
-  min,
-  max,
-}: FieldProps & { value: number; onChange: (v: number) => void; step?: number; min?: number; max?: number }) {
+/** A label above its control, then the hint and the field's error under it. */
+function Labelled({ id, label, error, hint, children }: FieldProps & { children: ReactNode }) {
   return (
     <div>
       <label htmlFor={id} className="block text-xs font-medium text-zinc-700">
         {label}
       </label>
-      <input
-        id={id}
-        name={id}
-        type="number"
-        inputMode="decimal"
-        className={inputClass}
-        value={Number.isFinite(value) ? value : ""}
-        step={step ?? "any"}
-        min={min}
-        max={max}
-        aria-invalid={Boolean(error)}
-        aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(e) => onChange(e.currentTarget.value === "" ? Number.NaN : Number(e.currentTarget.value))}
-      />
+      {children}
       {hint && <p className="mt-1 text-xs text-zinc-500">{hint}</p>}
       <FieldError id={id} error={error} />
     </div>
   );
 }
 
-export function TextField({
+/** The attributes every text-like input here shares: name, style, and its error for screen readers. */
+const inputProps = (id: string, error?: string) => ({
   id,
-  label,
-  error,
-  hint,
+  name: id,
+  className: inputClass,
+  "aria-invalid": Boolean(error),
+  "aria-describedby": error ? `${id}-error` : undefined,
+});
+
+export function NumberField({
+  value,
+  onChange,
+  step,
+  min,
+  max,
+  ...field
+}: FieldProps & { value: number; onChange: (v: number) => void; step?: number; min?: number; max?: number }) {
+  return (
+    <Labelled {...field}>
+      <input
+        {...inputProps(field.id, field.error)}
+        type="number"
+        inputMode="decimal"
+        value={Number.isFinite(value) ? value : ""}
+        step={step ?? "any"}
+        min={min}
+        max={max}
+        onChange={(e) => onChange(e.currentTarget.value === "" ? Number.NaN : Number(e.currentTarget.value))}
+      />
+    </Labelled>
+  );
+}
+
+export function TextField({
   value,
   onChange,
   placeholder,
+  ...field
 }: FieldProps & { value: string; onChange: (v: string) => void; placeholder?: string }) {
   return (
-    <div>
-      <label htmlFor={id} className="block text-xs font-medium text-zinc-700">
-        {label}
-      </label>
+    <Labelled {...field}>
       <input
-        id={id}
-        name={id}
+        {...inputProps(field.id, field.error)}
         type="text"
-        className={inputClass}
         value={value}
         placeholder={placeholder}
-        aria-invalid={Boolean(error)}
-        aria-describedby={error ? `${id}-error` : undefined}
         onChange={(e) => onChange(e.currentTarget.value)}
       />
-      {hint && <p className="mt-1 text-xs text-zinc-500">{hint}</p>}
-      <FieldError id={id} error={error} />
-    </div>
+    </Labelled>
   );
 }
 
@@ -123,10 +122,7 @@ export function SelectField<T extends string>({
   onChange: (v: T) => void;
 }) {
   return (
-    <div>
-      <label htmlFor={id} className="block text-xs font-medium text-zinc-700">
-        {label}
-      </label>
+    <Labelled id={id} label={label}>
       <select
         id={id}
         name={id}
@@ -140,7 +136,7 @@ export function SelectField<T extends string>({
           </option>
         ))}
       </select>
-    </div>
+    </Labelled>
   );
 }
 

@@ -9,6 +9,17 @@ const withJudging = (patch: Partial<typeof defaultSettings.judging>) => ({
   judging: { ...defaultSettings.judging, ...patch },
 });
 
+const withAutoPool = (n: number) => ({
+  ...defaultSettings,
+  memoryJudge: {
+    ...defaultSettings.memoryJudge,
+    modes: {
+      ...defaultSettings.memoryJudge.modes,
+      auto: { verification: "strict" as const, max_output: 3, candidate_pool_size: n },
+    },
+  },
+});
+
 describe("settings schema", () => {
   it("has the seed's defaults: N = 3, temperature 0.8, memory judge off with seed 000's block", () => {
     expect(defaultSettings.judging.samples).toBe(3);
@@ -55,10 +66,18 @@ describe("settings schema", () => {
       },
       "endpoints.0.name",
     ],
+    [withAutoPool(0), "memoryJudge.modes.auto.candidate_pool_size"],
+    [withAutoPool(101), "memoryJudge.modes.auto.candidate_pool_size"],
+    [withAutoPool(7.5), "memoryJudge.modes.auto.candidate_pool_size"],
   ])("rejects bad input with an error at its field (%#)", (input, field) => {
     const r = settingsSchema.safeParse(input);
     expect(r.success).toBe(false);
     if (!r.success) expect(Object.keys(fieldErrorsOf(r.error))).toContain(field);
+  });
+
+  it("takes a mode's own candidate pool size, and none", () => {
+    expect(settingsSchema.parse(withAutoPool(8)).memoryJudge.modes.auto.candidate_pool_size).toBe(8);
+    expect(settingsSchema.parse(defaultSettings).memoryJudge.modes.auto.candidate_pool_size).toBeUndefined();
   });
 
   it("lists enabled judges as provider:model, endpoints included", () => {

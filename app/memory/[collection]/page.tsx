@@ -6,6 +6,7 @@ import { ExperimentForm } from "@/components/memory/experiment-form";
 import { LiveRefresh } from "@/components/memory/live-refresh";
 import { MetricsTable } from "@/components/memory/metrics-table";
 import { Card, EmptyState, PageTitle } from "@/components/ui/card";
+import { TableHead } from "@/components/ui/table-head";
 import { getDb } from "@/db/client";
 import { getExperimentResults, listExperiments } from "@/db/queries/experiments";
 import { countMemories } from "@/db/queries/memories";
@@ -134,17 +135,15 @@ export default async function StudyPage({ params, searchParams }: Props) {
           </form>
           {paired && consistency && (
             <table className="w-full text-left text-sm tabular-nums" data-testid="paired-table">
-              <thead className="text-xs text-zinc-500">
-                <tr>
-                  <th className="font-medium">Metric</th>
-                  <th className="font-medium">B − A</th>
-                  <th className="font-medium">95 % interval</th>
-                  <th className="font-medium" title="exact sign-flip randomisation test over queries">
-                    p (sign-flip)
-                  </th>
-                  <th className="font-medium">Queries</th>
-                </tr>
-              </thead>
+              <TableHead
+                columns={[
+                  "Metric",
+                  "B − A",
+                  "95 % interval",
+                  { label: "p (sign-flip)", title: "exact sign-flip randomisation test over queries" },
+                  "Queries",
+                ]}
+              />
               <tbody>
                 {paired.map((p) => (
                   <tr key={p.metric}>

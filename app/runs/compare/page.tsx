@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { connection } from "next/server";
 import { Card, EmptyState, PageTitle } from "@/components/ui/card";
+import { TableHead } from "@/components/ui/table-head";
 import { getDb } from "@/db/client";
 import { getRunResults, listRuns } from "@/db/queries/runs";
 import { compareRuns } from "@/lib/runs/compare";
@@ -47,19 +48,17 @@ export default async function ComparePage({ searchParams }: Props) {
           title={`${out.cells.length} case × criterion cells in both runs · ${out.flips} pass/fail flip${out.flips === 1 ? "" : "s"} · mean |Δ| ${f(out.meanAbsDelta)}`}
         >
           <table className="w-full text-left text-sm tabular-nums" data-testid="compare-table">
-            <thead className="text-xs text-zinc-500">
-              <tr>
-                <th className="font-medium">Case</th>
-                <th className="font-medium">Criterion</th>
-                <th className="font-medium">A</th>
-                <th className="font-medium">B</th>
-                <th className="font-medium">Δ</th>
-                <th className="font-medium">Verdict</th>
-                <th className="font-medium" title="mean within-judge std of the samples">
-                  Spread A / B
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={[
+                "Case",
+                "Criterion",
+                "A",
+                "B",
+                "Δ",
+                "Verdict",
+                { label: "Spread A / B", title: "mean within-judge std of the samples" },
+              ]}
+            />
             <tbody>
               {out.cells.map((c) => (
                 <tr
