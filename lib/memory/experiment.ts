@@ -107,13 +107,7 @@ export async function runExperiment(
           tokensIn += r.stats?.inputTokens ?? 0;
           tokensOut += r.stats?.outputTokens ?? 0;
           for (const m of r.memories) votes.set(m.memoryId, (votes.get(m.memoryId) ?? 0) + 1);
-          if (s === 0)
-            candidates = retrieveCandidates(db, {
-              collection,
-              prompt: q.text,
-              mode: config.mode,
-              poolSize: config.poolSize,
-            }).candidates.map((c) => ({ memoryId: c.memoryId, score: c.score }));
+          if (s === 0) candidates = r.pool;
         }
         const order = new Map(candidates.map((c, i) => [c.memoryId, i]));
         const retrieved = [...votes]

@@ -19,6 +19,8 @@ export type RetrievalOutcome = {
   memories: MemoryRow[];
   path: LadderPath;
   candidates: number;
+  /** the BM25 candidates, best first, as the judge was given them */
+  pool: { memoryId: string; score: number }[];
   stats?: JudgeCallStats;
   error?: string;
   latencyMs: number;
@@ -42,16 +44,17 @@ export async function retrieveMemories(input: RetrieveInput): Promise<RetrievalO
   const cfg = { ...input.settings.memoryJudge, ...input.judge };
   const modeCfg = cfg.modes[input.mode];
   const standardK = modeCfg.max_output;
-  const done = (o: Omit<RetrievalOutcome, "latencyMs">): RetrievalOutcome => ({
-    ...o,
-    latencyMs: performance.now() - started,
-  });
 
   const { candidates, engine } = retrieveCandidates(input.db, {
     collection: input.collection,
     prompt: input.prompt,
     mode: input.mode,
     poolSize: modeCfg.candidate_pool_size ?? cfg.candidate_pool_size,
+  });
+  const done = (o: Omit<RetrievalOutcome, "latencyMs" | "pool">): RetrievalOutcome => ({
+    ...o,
+    pool: candidates.map((c) => ({ memoryId: c.memoryId, score: c.score })),
+    latencyMs: performance.now() - started,
   });
   if (engine === "keyword")
     return done({
