@@ -5,11 +5,10 @@ import { revalidatePath } from "next/cache";
 import { getDb } from "@/db/client";
 import { getMemories } from "@/db/queries/memories";
 import { listStudyQueries, setAnnotations } from "@/db/queries/study";
-import type { ActionResult } from "@/lib/action-result";
+import { type ActionResult, actionFailed } from "@/lib/action-result";
 import { errorMessage } from "@/lib/errors";
 import { startExperimentInBackground } from "@/lib/memory/background";
 import { importStudyFolder } from "@/lib/memory/import";
-import { fieldErrorsOf } from "@/lib/settings/schema";
 import { readSettings } from "@/lib/settings/store";
 import { annotateSchema, experimentFormSchema } from "@/lib/validations/memory";
 
@@ -19,21 +18,20 @@ export async function importExampleStudy(): Promise<ActionResult<{ collection: s
     revalidatePath("/memory");
     return { ok: true, data: { collection: "shop-api" } };
   } catch (err) {
-    return { ok: false, error: errorMessage(err), fieldErrors: {} };
+    return actionFailed(errorMessage(err));
   }
 }
 
 export async function annotate(input: unknown): Promise<ActionResult<null>> {
   const parsed = annotateSchema.safeParse(input);
-  if (!parsed.success)
-    return { ok: false, error: "Invalid annotation", fieldErrors: fieldErrorsOf(parsed.error) };
+  if (!parsed.success) return actionFailed("Invalid annotation", parsed.error);
   const { collection, queryId, memoryId, relevant } = parsed.data;
   const db = getDb();
   if (!listStudyQueries(db, collection).some((q) => q.queryId === queryId)) {
-    return { ok: false, error: `No query "${queryId}" in ${collection}`, fieldErrors: {} };
+    return actionFailed(`No query "${queryId}" in ${collection}`);
   }
   if (getMemories(db, collection, [memoryId]).length === 0) {
-    return { ok: false, error: `No memory "${memoryId}" in ${collection}`, fieldErrors: {} };
+    return actionFailed(`No memory "${memoryId}" in ${collection}`);
   }
   setAnnotations(db, collection, [{ queryId, memoryId, relevance: relevant ? 1 : 0, source: "human" }]);
   revalidatePath(`/memory/${collection}`);
@@ -56,16 +54,11 @@ export async function startExperiment(
     model: formData.get("model") ?? undefined,
     n: formData.get("n"),
   });
-  if (!parsed.success)
-    return {
-      ok: false,
-      error: "Nothing started: fix the fields below.",
-      fieldErrors: fieldErrorsOf(parsed.error),
-    };
+  if (!parsed.success) return actionFailed("Nothing started: fix the fields below.", parsed.error);
   const db = getDb();
   const { collection, ...c } = parsed.data;
   if (listStudyQueries(db, collection).length === 0)
-    return { ok: false, error: `"${collection}" has no study queries`, fieldErrors: {} };
+    return actionFailed(`"${collection}" has no study queries`);
   const id = startExperimentInBackground(
     db,
     collection,

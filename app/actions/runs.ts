@@ -3,12 +3,12 @@
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/db/client";
 import { getRunById, requestCancel } from "@/db/queries/runs";
-import type { ActionResult } from "@/lib/action-result";
+import { type ActionResult, actionFailed } from "@/lib/action-result";
 import { loadProjectCriteria } from "@/lib/criteria/load";
 import { errorMessage } from "@/lib/errors";
 import { startRunInBackground } from "@/lib/runs/background";
 import { createRun } from "@/lib/runs/plan-run";
-import { enabledJudges, fieldErrorsOf } from "@/lib/settings/schema";
+import { enabledJudges } from "@/lib/settings/schema";
 import { readSettings } from "@/lib/settings/store";
 import { discoverSuites, loadSuite } from "@/lib/suites/load-suite";
 import { runIdSchema, startRunSchema } from "@/lib/validations/runs";
@@ -21,26 +21,17 @@ export async function startRun(_prev: StartRunState, formData: FormData): Promis
     judges: formData.getAll("judges"),
     n: formData.get("n"),
   });
-  if (!parsed.success)
-    return {
-      ok: false,
-      error: "Nothing started: fix the fields below.",
-      fieldErrors: fieldErrorsOf(parsed.error),
-    };
+  if (!parsed.success) return actionFailed("Nothing started: fix the fields below.", parsed.error);
   const { suiteDir, judges, n } = parsed.data;
   // Only suites the server itself discovered: a form cannot point the server at any folder.
   if (!discoverSuites().some((s) => s.dir === suiteDir)) {
-    return { ok: false, error: "Unknown suite.", fieldErrors: { suiteDir: "Not one of the listed suites" } };
+    return actionFailed("Unknown suite.", { suiteDir: "Not one of the listed suites" });
   }
   const db = getDb();
   const settings = readSettings(db);
   const unknown = judges.filter((j) => !enabledJudges(settings).includes(j));
   if (unknown.length) {
-    return {
-      ok: false,
-      error: "Unknown judge.",
-      fieldErrors: { judges: `Not enabled in Settings: ${unknown.join(", ")}` },
-    };
+    return actionFailed("Unknown judge.", { judges: `Not enabled in Settings: ${unknown.join(", ")}` });
   }
   try {
     const runId = await createRun(db, loadSuite(suiteDir), loadProjectCriteria(), {
@@ -54,29 +45,27 @@ export async function startRun(_prev: StartRunState, formData: FormData): Promis
     revalidatePath("/runs");
     return { ok: true, data: { runId } };
   } catch (err) {
-    return { ok: false, error: errorMessage(err), fieldErrors: {} };
+    return actionFailed(errorMessage(err));
   }
 }
 
 export async function cancelRun(id: string): Promise<ActionResult<null>> {
   const parsed = runIdSchema.safeParse(id);
-  if (!parsed.success) return { ok: false, error: "Not a run id", fieldErrors: {} };
+  if (!parsed.success) return actionFailed("Not a run id");
   const db = getDb();
-  if (!getRunById(db, { id: parsed.data })) return { ok: false, error: "No such run", fieldErrors: {} };
-  if (!requestCancel(db, { id: parsed.data }))
-    return { ok: false, error: "The run is not running", fieldErrors: {} };
+  if (!getRunById(db, { id: parsed.data })) return actionFailed("No such run");
+  if (!requestCancel(db, { id: parsed.data })) return actionFailed("The run is not running");
   revalidatePath(`/runs/${parsed.data}`);
   return { ok: true, data: null };
 }
 
 export async function resumeRun(id: string): Promise<ActionResult<null>> {
   const parsed = runIdSchema.safeParse(id);
-  if (!parsed.success) return { ok: false, error: "Not a run id", fieldErrors: {} };
+  if (!parsed.success) return actionFailed("Not a run id");
   const db = getDb();
   const run = getRunById(db, { id: parsed.data });
-  if (!run) return { ok: false, error: "No such run", fieldErrors: {} };
-  if (run.status === "running" || run.status === "done")
-    return { ok: false, error: `The run is ${run.status}`, fieldErrors: {} };
+  if (!run) return actionFailed("No such run");
+  if (run.status === "running" || run.status === "done") return actionFailed(`The run is ${run.status}`);
   startRunInBackground(db, run.id);
   revalidatePath(`/runs/${run.id}`);
   return { ok: true, data: null };

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/db/client";
-import type { ActionResult } from "@/lib/action-result";
+import { type ActionResult, actionFailed } from "@/lib/action-result";
 import { fieldErrorsOf, type Settings, settingsSchema } from "@/lib/settings/schema";
 import { writeSettings } from "@/lib/settings/store";
 
@@ -14,17 +14,16 @@ export async function saveSettings(_prev: SaveSettingsState, formData: FormData)
   try {
     input = JSON.parse(typeof raw === "string" ? raw : "");
   } catch {
-    return { ok: false, error: "The form sent no readable settings.", fieldErrors: {} };
+    return actionFailed("The form sent no readable settings.");
   }
   const parsed = settingsSchema.safeParse(input);
   if (!parsed.success) {
     const fieldErrors = fieldErrorsOf(parsed.error);
     const n = Object.keys(fieldErrors).length;
-    return {
-      ok: false,
-      error: `Nothing saved: ${n} field${n === 1 ? "" : "s"} need${n === 1 ? "s" : ""} fixing.`,
+    return actionFailed(
+      `Nothing saved: ${n} field${n === 1 ? "" : "s"} need${n === 1 ? "s" : ""} fixing.`,
       fieldErrors,
-    };
+    );
   }
   writeSettings(getDb(), parsed.data satisfies Settings);
   revalidatePath("/", "layout");
