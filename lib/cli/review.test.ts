@@ -5,10 +5,9 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { judgmentSchema } from "../review/judgment";
 import { tempDir } from "../testing/fixtures";
-import { runJury } from "../testing/run-jury";
+import { runJury, runJurySync } from "../testing/run-jury";
 import { type ScriptedServer, startScriptedServer } from "../testing/scripted-server";
 
-const root = path.resolve(__dirname, "../..");
 let server: ScriptedServer;
 
 beforeAll(async () => {
@@ -64,20 +63,27 @@ function makeRepo(): string {
 const jury = (args: string[], env: Record<string, string>) =>
   runJury(args, { env: { JURY_LOCAL_BASE_URL: server.baseURL, ...env } });
 
+/** `jury review` of makeRepo()'s feature branch against main. */
+const reviewOf = (repo: string, criteria: string, ...rest: string[]) => [
+  "review",
+  "--repo",
+  repo,
+  "--base",
+  "main",
+  "--head",
+  "feature",
+  "--criteria",
+  criteria,
+  ...rest,
+];
+
 describe("jury review", () => {
   it("on a real git repository prints a judgment that validates against the schema, and stores it", async () => {
     const repo = makeRepo();
     const db = path.join(tempDir(), "r.db");
     const r = await jury(
-      [
-        "review",
-        "--repo",
+      reviewOf(
         repo,
-        "--base",
-        "main",
-        "--head",
-        "feature",
-        "--criteria",
         "Slugify lowercases and dash-joins words.",
         "--passed",
         "4",
@@ -86,7 +92,7 @@ describe("jury review", () => {
         "--judges",
         "local:a",
         "--json",
-      ],
+      ),
       { JURY_DB: db },
     );
     expect(r.stderr).toBe("");
@@ -113,24 +119,8 @@ describe("jury review", () => {
   it("the hourly throttle holds across two processes", async () => {
     const repo = makeRepo();
     const db = path.join(tempDir(), "t.db");
-    execFileSync("node", [path.join(root, "bin/jury.cjs"), "db", "migrate"], {
-      env: { ...process.env, JURY_DB: db },
-    });
-    const args = [
-      "review",
-      "--repo",
-      repo,
-      "--base",
-      "main",
-      "--head",
-      "feature",
-      "--criteria",
-      "x",
-      "--judges",
-      "local:a",
-      "--quick",
-      "--json",
-    ];
+    expect(runJurySync(["db", "migrate"], { env: { JURY_DB: db } }).code).toBe(0);
+    const args = reviewOf(repo, "x", "--judges", "local:a", "--quick", "--json");
     const env = { JURY_DB: db, JUDGE_MAX_PER_HOUR: "1" };
     const [a, b] = await Promise.all([jury(args, env), jury(args, env)]);
     const outs = [a, b].map((x) => JSON.parse(x.stdout));

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -6,6 +5,7 @@ import { createDb } from "@/db/client";
 import { defaultSettings } from "@/lib/settings/schema";
 import { writeSettings } from "@/lib/settings/store";
 import { tempDir } from "@/lib/testing/fixtures";
+import { runJury } from "@/lib/testing/run-jury";
 import { type ScriptedServer, startScriptedServer } from "@/lib/testing/scripted-server";
 
 const root = path.resolve(__dirname, "../..");
@@ -34,18 +34,9 @@ it("an API key never reaches the database, the logs or the output, even when a p
     memoryJudge: { ...defaultSettings.memoryJudge, enabled: true, model: "ep:m" },
   });
   db.$client.close();
-  const env = { ...process.env, JURY_DB: dbFile, JURY_HOOK_LOG: log, EP_API_KEY: CANARY };
+  const env = { JURY_DB: dbFile, JURY_HOOK_LOG: log, EP_API_KEY: CANARY };
   // async: the scripted server runs in this process and must keep answering
-  const run = (args: string[], input?: string) =>
-    new Promise<{ stdout: string; stderr: string }>((resolve) => {
-      const c = spawn("node", [path.join(root, "bin/jury.cjs"), ...args], { env });
-      let stdout = "";
-      let stderr = "";
-      c.stdout.on("data", (d) => (stdout += d));
-      c.stderr.on("data", (d) => (stderr += d));
-      c.on("close", () => resolve({ stdout, stderr }));
-      c.stdin.end(input ?? "");
-    });
+  const run = (args: string[], input?: string) => runJury(args, { env, input: input ?? "" });
   const outputs = [
     await run(["eval", path.join(root, "examples/suites/qa"), "--judges", "ep:m", "--n", "1"]),
     await run([
