@@ -1,3 +1,4 @@
+import { RawOutput } from "@/components/ui/raw-output";
 import type { Sample } from "@/db/schema";
 
 /** Every sample of one case × criterion: score, reasoning, raw output, latency, tokens, cost, error. */
@@ -25,14 +26,7 @@ export function SampleList({ samples }: { samples: Sample[] }) {
               {s.reasoning}
             </p>
           )}
-          {s.rawText && (
-            <details className="mt-1">
-              <summary className="cursor-pointer text-xs text-zinc-500">raw output</summary>
-              <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-zinc-50 p-2 text-xs">
-                {s.rawText}
-              </pre>
-            </details>
-          )}
+          <RawOutput text={s.rawText} />
         </li>
       ))}
     </ol>

@@ -4,6 +4,7 @@ import { DimensionChart } from "@/components/charts/dimension-chart";
 import { DiffView } from "@/components/reviews/diff-view";
 import { ConsensusBadge } from "@/components/runs/status-badge";
 import { Card, PageTitle } from "@/components/ui/card";
+import { RawOutput } from "@/components/ui/raw-output";
 import { getDb } from "@/db/client";
 import { getReview } from "@/db/queries/reviews";
 import type { CriterionVerdict } from "@/lib/judging/aggregate";
@@ -131,14 +132,7 @@ export default async function ReviewPage({ params }: Props) {
                 {(parsed?.summary || parsed?.reasoning) && (
                   <p data-testid="review-reasoning">{parsed.summary ?? parsed.reasoning}</p>
                 )}
-                {s.raw && (
-                  <details>
-                    <summary className="cursor-pointer text-xs text-zinc-500">raw output</summary>
-                    <pre className="max-h-48 overflow-auto whitespace-pre-wrap bg-zinc-50 p-2 text-xs">
-                      {s.raw}
-                    </pre>
-                  </details>
-                )}
+                <RawOutput text={s.raw} />
               </li>
             );
           })}
