@@ -11,6 +11,44 @@ export const settings = sqliteTable("settings", {
     .$defaultFn(() => new Date()),
 });
 
+// ─── Jobs ────────────────────────────────────────────────────────────────────
+// Every long piece of work (a panel run, a memory experiment, a review started from the dashboard)
+// has a job row, keyed by the id of what it works on. Only one live owner works a job at a time:
+// it claims the row by compare-and-set and keeps `heartbeat_at` fresh; a dead owner's job is taken
+// over by a resume, or marked interrupted at start-up. See lib/jobs/runner.ts.
+export const jobKinds = ["run", "experiment", "review"] as const;
+export type JobKind = (typeof jobKinds)[number];
+export const jobStatuses = ["queued", "running", "done", "failed", "cancelled", "interrupted"] as const;
+export type JobStatus = (typeof jobStatuses)[number];
+
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: text().primaryKey(),
+    kind: text({ enum: jobKinds }).notNull(),
+    status: text({ enum: jobStatuses }).notNull().default("queued"),
+    ownerPid: integer(),
+    ownerHost: text(),
+    /** a token unique to one claim, so a process never mistakes another claim of its own pid for its own */
+    ownerToken: text(),
+    heartbeatAt: integer({ mode: "timestamp_ms" }),
+    cancelRequested: integer({ mode: "boolean" }).notNull().default(false),
+    done: integer().notNull().default(0),
+    total: integer().notNull().default(0),
+    errors: integer().notNull().default(0),
+    /** why the job stopped, when it did not finish on its own (a storage error, a dead owner…) */
+    error: text(),
+    createdAt: integer({ mode: "timestamp_ms" })
+      .notNull()
+      .$defaultFn(() => new Date()),
+    startedAt: integer({ mode: "timestamp_ms" }),
+    finishedAt: integer({ mode: "timestamp_ms" }),
+  },
+  (t) => [index("jobs_status_idx").on(t.status), index("jobs_kind_created_at_idx").on(t.kind, t.createdAt)],
+);
+
+export type Job = typeof jobs.$inferSelect;
+
 // ─── Judge panel runs ────────────────────────────────────────────────────────
 export const runStatuses = ["queued", "running", "done", "failed", "cancelled", "interrupted"] as const;
 export type RunStatus = (typeof runStatuses)[number];

@@ -1,0 +1,127 @@
+import { spawnSync } from "node:child_process";
+import os from "node:os";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getJob } from "@/db/queries/jobs";
+import { jobs } from "@/db/schema";
+import { JuryError } from "../errors";
+import { tempDb } from "../testing/fixtures";
+import { cancelJob, claimJob, ownerIsAlive, recoverStaleJobs, runJob } from "./runner";
+
+/** A pid that certainly belongs to no live process: one that has just exited. */
+function deadPid(): number {
+  return spawnSync("true").pid ?? 999_999;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("job runner", () => {
+  it("refuses a second claim while the owner is alive, naming it", () => {
+    const { db } = tempDb();
+    claimJob(db, { id: "r1", kind: "run" });
+    let err: unknown;
+    try {
+      claimJob(db, { id: "r1", kind: "run" });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(JuryError);
+    expect((err as JuryError).code).toBe("busy:run");
+    expect((err as JuryError).message).toContain(`process ${process.pid} on ${os.hostname()}`);
+  });
+
+  it("takes over a job whose owner on this host died, and one whose heartbeat went stale elsewhere", () => {
+    const { db } = tempDb();
+    const first = claimJob(db, { id: "r1", kind: "run" });
+    db.update(jobs).set({ ownerPid: deadPid() }).where(eq(jobs.id, "r1")).run();
+    const second = claimJob(db, { id: "r1", kind: "run" });
+    expect(second.token).not.toBe(first.token);
+    expect(getJob(db, { id: "r1" })?.ownerToken).toBe(second.token);
+
+    db.update(jobs)
+      .set({ ownerHost: "elsewhere", heartbeatAt: new Date(Date.now() - 5_000) })
+      .where(eq(jobs.id, "r1"))
+      .run();
+    // fresh enough on another host: alive
+    expect(() => claimJob(db, { id: "r1", kind: "run" })).toThrow(/elsewhere/);
+    // stale: gone
+    expect(claimJob(db, { id: "r1", kind: "run" }, { staleMs: 1_000 }).token).toBeTruthy();
+  });
+
+  it("a cancel request aborts the job's signal at the next heartbeat and ends it cancelled", async () => {
+    const { db } = tempDb();
+    const outcome = runJob(
+      db,
+      { id: "e1", kind: "experiment", total: 5 },
+      async (ctx) => {
+        await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+        return { status: ctx.stopReason()?.kind === "cancelled" ? "cancelled" : "done" };
+      },
+      { heartbeatMs: 20 },
+    );
+    await sleep(30);
+    expect(cancelJob(db, "e1")).toBe(true);
+    await expect(outcome).resolves.toEqual({ status: "cancelled", error: null });
+    const row = getJob(db, { id: "e1" });
+    expect(row?.status).toBe("cancelled");
+    expect(row?.ownerToken).toBeNull();
+  });
+
+  it("a storage failure aborts in-flight work and is recorded on the job as interrupted", async () => {
+    const { db } = tempDb();
+    let abortedWith: unknown;
+    const outcome = await runJob(db, { id: "r2", kind: "run" }, async (ctx) => {
+      const inflight = new Promise((resolve) =>
+        ctx.signal.addEventListener("abort", () => resolve((abortedWith = ctx.signal.reason)), {
+          once: true,
+        }),
+      );
+      ctx.failStorage(new Error("database or disk is full"));
+      await inflight;
+      return { status: "done" };
+    });
+    expect(abortedWith).toMatchObject({ kind: "storage" });
+    expect(outcome.status).toBe("interrupted");
+    expect(outcome.error).toContain("database or disk is full");
+    expect(getJob(db, { id: "r2" })).toMatchObject({ status: "interrupted", error: outcome.error });
+  });
+
+  it("heartbeats carry progress; a job taken over stops its old owner without finishing the row", async () => {
+    const { db } = tempDb();
+    let seenLost = false;
+    const first = runJob(
+      db,
+      { id: "r3", kind: "run", total: 10 },
+      async (ctx) => {
+        ctx.report({ done: 4, errors: 1 });
+        await sleep(50);
+        expect(getJob(db, { id: "r3" })).toMatchObject({ done: 4, errors: 1, total: 10 });
+        // another process takes it over (as if this one had been declared dead)
+        db.update(jobs).set({ ownerToken: "someone-else" }).where(eq(jobs.id, "r3")).run();
+        await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+        seenLost = ctx.stopReason()?.kind === "lost";
+        return { status: "interrupted" };
+      },
+      { heartbeatMs: 10 },
+    );
+    await first;
+    expect(seenLost).toBe(true);
+    expect(getJob(db, { id: "r3" })?.ownerToken).toBe("someone-else");
+  });
+
+  it("recovery at start marks jobs of dead owners interrupted and leaves live ones", () => {
+    const { db } = tempDb();
+    claimJob(db, { id: "live", kind: "run" });
+    claimJob(db, { id: "dead", kind: "experiment" });
+    db.update(jobs).set({ ownerPid: deadPid() }).where(eq(jobs.id, "dead")).run();
+    const seen: string[] = [];
+    const recovered = recoverStaleJobs(db, (j) => seen.push(`${j.kind}:${j.id}`));
+    expect(recovered.map((j) => j.id)).toEqual(["dead"]);
+    expect(seen).toEqual(["experiment:dead"]);
+    expect(getJob(db, { id: "dead" })).toMatchObject({ status: "interrupted", ownerToken: null });
+    expect(getJob(db, { id: "dead" })?.error).toMatch(/stopped before it finished/);
+    const live = getJob(db, { id: "live" });
+    expect(live?.status).toBe("running");
+    expect(live && ownerIsAlive(live)).toBe(true);
+  });
+});
