@@ -71,10 +71,15 @@ describe("job runner", () => {
     const { db } = tempDb();
     let abortedWith: unknown;
     const outcome = await runJob(db, { id: "r2", kind: "run" }, async (ctx) => {
-      const inflight = new Promise((resolve) =>
-        ctx.signal.addEventListener("abort", () => resolve((abortedWith = ctx.signal.reason)), {
-          once: true,
-        }),
+      const inflight = new Promise<void>((resolve) =>
+        ctx.signal.addEventListener(
+          "abort",
+          () => {
+            abortedWith = ctx.signal.reason;
+            resolve();
+          },
+          { once: true },
+        ),
       );
       ctx.failStorage(new Error("database or disk is full"));
       await inflight;
