@@ -10,6 +10,7 @@ import { errorMessage } from "@/lib/errors";
 import { startExperimentInBackground } from "@/lib/memory/background";
 import { importStudyFolder } from "@/lib/memory/import";
 import { readSettings } from "@/lib/settings/store";
+import { wrongShape } from "@/lib/validations/form-data";
 import { annotateSchema, experimentFormSchema } from "@/lib/validations/memory";
 
 export async function importExampleStudy(): Promise<ActionResult<{ collection: string }>> {
@@ -23,6 +24,8 @@ export async function importExampleStudy(): Promise<ActionResult<{ collection: s
 }
 
 export async function annotate(input: unknown): Promise<ActionResult<null>> {
+  const bad = wrongShape(input, "an object");
+  if (bad) return bad;
   const parsed = annotateSchema.safeParse(input);
   if (!parsed.success) return actionFailed("Invalid annotation", parsed.error);
   const { collection, queryId, memoryId, relevant } = parsed.data;
@@ -44,6 +47,8 @@ export async function startExperiment(
   _prev: StartExperimentState,
   formData: FormData,
 ): Promise<StartExperimentState> {
+  const bad = wrongShape(formData, "form data");
+  if (bad) return bad;
   const parsed = experimentFormSchema.safeParse({
     collection: formData.get("collection"),
     kind: formData.get("kind"),

@@ -11,11 +11,14 @@ import { createRun } from "@/lib/runs/plan-run";
 import { enabledJudges } from "@/lib/settings/schema";
 import { readSettings } from "@/lib/settings/store";
 import { discoverSuites, loadSuite } from "@/lib/suites/load-suite";
+import { wrongShape } from "@/lib/validations/form-data";
 import { runIdSchema, startRunSchema } from "@/lib/validations/runs";
 
 export type StartRunState = ActionResult<{ runId: string }> | null;
 
 export async function startRun(_prev: StartRunState, formData: FormData): Promise<StartRunState> {
+  const bad = wrongShape(formData, "form data");
+  if (bad) return bad;
   const parsed = startRunSchema.safeParse({
     suiteDir: formData.get("suiteDir"),
     judges: formData.getAll("judges"),
@@ -50,6 +53,8 @@ export async function startRun(_prev: StartRunState, formData: FormData): Promis
 }
 
 export async function cancelRun(id: string): Promise<ActionResult<null>> {
+  const bad = wrongShape(id, "a string");
+  if (bad) return bad;
   const parsed = runIdSchema.safeParse(id);
   if (!parsed.success) return actionFailed("Not a run id");
   const db = getDb();
@@ -60,6 +65,8 @@ export async function cancelRun(id: string): Promise<ActionResult<null>> {
 }
 
 export async function resumeRun(id: string): Promise<ActionResult<null>> {
+  const bad = wrongShape(id, "a string");
+  if (bad) return bad;
   const parsed = runIdSchema.safeParse(id);
   if (!parsed.success) return actionFailed("Not a run id");
   const db = getDb();

@@ -5,10 +5,13 @@ import { getDb } from "@/db/client";
 import { type ActionResult, actionFailed } from "@/lib/action-result";
 import { fieldErrorsOf, type Settings, settingsSchema } from "@/lib/settings/schema";
 import { writeSettings } from "@/lib/settings/store";
+import { wrongShape } from "@/lib/validations/form-data";
 
 export type SaveSettingsState = ActionResult<{ savedAt: number }> | null;
 
 export async function saveSettings(_prev: SaveSettingsState, formData: FormData): Promise<SaveSettingsState> {
+  const bad = wrongShape(formData, "form data");
+  if (bad) return bad;
   const raw = formData.get("payload");
   let input: unknown;
   try {

@@ -97,3 +97,64 @@ describe("server actions refuse bad input and unknown ids", () => {
     expect(await saveSettings(null, g)).toMatchObject({ ok: false });
   });
 });
+
+// A client can post any argument list to an action (a multipart body `0=[null,null]` gives
+// `saveSettings(null, null)`): each action answers a wrong shape with a typed failure, never a throw.
+describe("server actions refuse arguments of the wrong shape", () => {
+  // biome-ignore lint/suspicious/noExplicitAny: the point is to bypass the declared types
+  const wrongForms: any[] = [
+    null,
+    undefined,
+    { 0: [null, null] },
+    { get: () => "x" },
+    [null, null],
+    42,
+    "payload",
+  ];
+  // biome-ignore lint/suspicious/noExplicitAny: same
+  const wrongIds: any[] = [null, undefined, 42, { id: "run_20260101_deadbeef" }, ["run_20260101_deadbeef"]];
+  const badShape = { ok: false, error: expect.stringMatching(/^Bad request: expected /), fieldErrors: {} };
+
+  it("settings, runs and experiments want form data", async () => {
+    const { saveSettings } = await import("@/app/actions/settings");
+    const { startRun } = await import("@/app/actions/runs");
+    const { startExperiment } = await import("@/app/actions/memory");
+    for (const action of [saveSettings, startRun, startExperiment]) {
+      for (const arg of wrongForms) {
+        // biome-ignore lint/suspicious/noExplicitAny: wrong shapes on purpose
+        const result = await (action as (p: any, f: any) => Promise<unknown>)(null, arg);
+        expect(result, `${action.name}(null, ${JSON.stringify(arg)})`).toEqual({
+          ...badShape,
+          error: expect.stringMatching(/^Bad request: expected form data, got /),
+        });
+      }
+    }
+    expect(await saveSettings(null, null as never)).toEqual({
+      ok: false,
+      error: "Bad request: expected form data, got null.",
+      fieldErrors: {},
+    });
+  });
+
+  it("cancel and resume want a string id; annotate wants an object", async () => {
+    const { cancelRun, resumeRun } = await import("@/app/actions/runs");
+    const { annotate } = await import("@/app/actions/memory");
+    for (const action of [cancelRun, resumeRun]) {
+      for (const arg of wrongIds) {
+        expect(await action(arg), `${action.name}(${JSON.stringify(arg)})`).toEqual({
+          ...badShape,
+          error: expect.stringMatching(/^Bad request: expected a string, got /),
+        });
+      }
+    }
+    expect(await cancelRun(42 as never)).toMatchObject({
+      error: "Bad request: expected a string, got a number.",
+    });
+    for (const arg of [null, "q01", 7, [{ collection: "x" }], new FormData()]) {
+      expect(await annotate(arg), `annotate(${JSON.stringify(arg)})`).toEqual({
+        ...badShape,
+        error: expect.stringMatching(/^Bad request: expected an object, got /),
+      });
+    }
+  });
+});
