@@ -3,14 +3,12 @@ import { connection } from "next/server";
 import { Card, EmptyState, PageTitle } from "@/components/ui/card";
 import { getDb } from "@/db/client";
 import { getOverview } from "@/db/queries/overview";
-import { recoverRuns } from "@/lib/runs/background";
 import { enabledJudges } from "@/lib/settings/schema";
 import { readSettings } from "@/lib/settings/store";
 
 export default async function HomePage() {
   await connection();
   const db = getDb();
-  recoverRuns(db);
   const o = getOverview(db);
   const judges = enabledJudges(readSettings(db));
   const stats = [

@@ -7,14 +7,12 @@ import { TableHead } from "@/components/ui/table-head";
 import { getDb } from "@/db/client";
 import { getMedianLatencyByJudge, getProgressByRun, listRuns } from "@/db/queries/runs";
 import { loadProjectCriteria } from "@/lib/criteria/load";
-import { recoverRuns } from "@/lib/runs/background";
 import { suiteSummaries } from "@/lib/runs/suite-summaries";
 import { readSettings } from "@/lib/settings/store";
 
 export default async function RunsPage() {
   await connection();
   const db = getDb();
-  recoverRuns(db);
   const settings = readSettings(db);
   const runs = listRuns(db);
   const progress = getProgressByRun(db);

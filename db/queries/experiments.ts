@@ -7,8 +7,12 @@ export function insertExperiment(
   e: { id: string; collection: string; label: string; config: RetrievalConfig },
 ): void {
   db.insert(experiments)
-    .values({ ...e, status: "running" })
+    .values({ ...e, status: "queued" })
     .run();
+}
+
+export function setExperimentStatus(db: Db, id: string, status: RunStatus): void {
+  db.update(experiments).set({ status, error: null, finishedAt: null }).where(eq(experiments.id, id)).run();
 }
 
 export function finishExperiment(db: Db, id: string, status: RunStatus, error?: string): void {

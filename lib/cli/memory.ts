@@ -12,6 +12,7 @@ export const MEMORY_HELP = `Usage: jury memory <command> [options]
   experiment [options]          run a configuration over every study query, print its metrics
       --kind bm25|single|dual_strict|dual_lenient   --mode auto|search   --top-k 3   --pool 15
       --model provider:model    --n 1    --fixed-order    --salt <s>    --body
+      --resume <experiment-id>  finish an interrupted experiment (queries already done are kept)
   metrics <experiment-id>       print an experiment's metrics
   export-qrels                  ground truth as TREC qrels (stdout)
   export-run <experiment-id>    results as a TREC run file (stdout; BM25 runs give their ranked candidates)
@@ -37,6 +38,7 @@ export async function memoryCommand(argv: string[]): Promise<number> {
       "fixed-order": { type: "boolean" },
       salt: { type: "string" },
       body: { type: "boolean" },
+      resume: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     allowPositionals: true,
@@ -94,7 +96,25 @@ export async function memoryCommand(argv: string[]): Promise<number> {
     }
     case "experiment": {
       const { readSettings } = await import("../settings/store");
-      const { runExperiment } = await import("../memory/experiment");
+      const { runExperiment, executeExperiment } = await import("../memory/experiment");
+      const onProgress = process.stderr.isTTY
+        ? (d: number, t: number) => process.stderr.write(`\r${d}/${t} queries`)
+        : undefined;
+      if (values.resume) {
+        const { getExperiment } = await import("@/db/queries/experiments");
+        const e = getExperiment(db, values.resume);
+        if (!e) throw new JuryError("usage", `No experiment "${values.resume}"`);
+        if (e.status === "done") throw new JuryError("usage", `Experiment ${e.id} is already done`);
+        const status = await executeExperiment(db, e.id, {
+          collection: e.collection,
+          config: e.config,
+          settings: readSettings(db),
+          onProgress,
+        });
+        if (process.stderr.isTTY) process.stderr.write("\n");
+        await printMetrics(db, e.id, Boolean(values.json));
+        return status === "done" ? 0 : 3;
+      }
       const kind = (values.kind ?? "bm25") as "bm25" | "single" | "dual_strict" | "dual_lenient";
       if (!["bm25", "single", "dual_strict", "dual_lenient"].includes(kind))
         throw new JuryError(
@@ -126,7 +146,7 @@ export async function memoryCommand(argv: string[]): Promise<number> {
         collection,
         config,
         settings,
-        onProgress: process.stderr.isTTY ? (d, t) => process.stderr.write(`\r${d}/${t} queries`) : undefined,
+        onProgress,
       });
       if (process.stderr.isTTY) process.stderr.write("\n");
       return printMetrics(db, id, Boolean(values.json));
@@ -170,15 +190,29 @@ async function printMetrics(db: import("@/db/client").Db, id: string, json: bool
   const { experimentMetrics } = await import("../memory/study-metrics");
   const e = getExperiment(db, id);
   if (!e) throw new JuryError("usage", `No experiment "${id}"`);
-  const m = experimentMetrics(
-    getExperimentResults(db, id),
-    getQrels(db, e.collection),
-    e.config.topK,
-    e.config.kind === "bm25",
-  );
+  const { listStudyQueries } = await import("@/db/queries/study");
+  const results = getExperimentResults(db, id);
+  const planned = listStudyQueries(db, e.collection).length;
+  const complete = e.status === "done" && results.length >= planned;
+  const notice = complete
+    ? undefined
+    : `experiment ${e.status}: ${results.length} of ${planned} queries finished; figures cover only those${e.status === "interrupted" ? ` (resume: jury memory experiment --resume ${id})` : ""}`;
+  const m = experimentMetrics(results, getQrels(db, e.collection), e.config.topK, e.config.kind === "bm25");
   if (json) {
     process.stdout.write(
-      `${JSON.stringify({ experiment_id: id, label: e.label, config: e.config, metrics: m }, null, 2)}\n`,
+      `${JSON.stringify(
+        {
+          experiment_id: id,
+          label: e.label,
+          status: e.status,
+          complete,
+          queries: { finished: results.length, planned },
+          config: e.config,
+          metrics: m,
+        },
+        null,
+        2,
+      )}\n`,
     );
     return 0;
   }
@@ -187,6 +221,7 @@ async function printMetrics(db: import("@/db/client").Db, id: string, json: bool
   process.stdout.write(
     [
       `${id}: ${e.label}`,
+      ...(notice ? [`  NOTE: ${notice}`] : []),
       row(m.precision),
       row(m.recall),
       row(m.f1),

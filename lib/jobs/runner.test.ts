@@ -61,7 +61,7 @@ describe("job runner", () => {
     );
     await sleep(30);
     expect(cancelJob(db, "e1")).toBe(true);
-    await expect(outcome).resolves.toEqual({ status: "cancelled", error: null });
+    await expect(outcome).resolves.toEqual({ status: "cancelled", error: null, lost: false });
     const row = getJob(db, { id: "e1" });
     expect(row?.status).toBe("cancelled");
     expect(row?.ownerToken).toBeNull();

@@ -135,7 +135,7 @@ export async function runJob(
   job: { id: string; kind: JobKind; total?: number },
   work: (ctx: JobContext) => Promise<{ status: JobStatus; error?: string | null }>,
   opts: RunJobOptions = {},
-): Promise<{ status: JobStatus; error: string | null }> {
+): Promise<{ status: JobStatus; error: string | null; lost: boolean }> {
   const owner = claimJob(db, job, opts);
   const controller = new AbortController();
   let reason: StopReason | undefined;
@@ -194,14 +194,15 @@ export async function runJob(
   if (reason?.kind === "storage" || reason?.kind === "lost") {
     outcome = { status: reason.kind === "lost" ? outcome.status : "interrupted", error: reason.message };
   }
-  if (reason?.kind !== "lost") {
+  const lost = reason?.kind === "lost";
+  if (!lost) {
     try {
       finishJobRow(db, { id: job.id, token: owner.token, ...outcome, now: new Date() });
     } catch {
       // the disk may still be full: the stale heartbeat marks the job interrupted at the next start
     }
   }
-  return outcome;
+  return { ...outcome, lost };
 }
 
 /**

@@ -1,8 +1,7 @@
-import { randomBytes } from "node:crypto";
 import type { Db } from "@/db/client";
 import type { RetrievalConfig } from "@/db/schema";
 import type { Settings } from "../settings/schema";
-import { runExperiment } from "./experiment";
+import { createExperiment, executeExperiment } from "./experiment";
 
 /** Starts an experiment inside the server process without waiting; it writes each query's result as it goes. */
 export function startExperimentInBackground(
@@ -11,8 +10,8 @@ export function startExperimentInBackground(
   config: RetrievalConfig,
   settings: Settings,
 ): string {
-  const id = `exp_${randomBytes(5).toString("hex")}`;
-  runExperiment(db, { id, collection, config, settings }).catch((err) =>
+  const id = createExperiment(db, { collection, config });
+  executeExperiment(db, id, { collection, config, settings }).catch((err) =>
     console.error(`experiment ${id} failed:`, err instanceof Error ? err.message : err),
   );
   return id;

@@ -1,9 +1,15 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "@/db/client";
-import { finishExperiment, insertExperiment, insertExperimentResult } from "@/db/queries/experiments";
+import {
+  finishExperiment,
+  getExperimentResults,
+  insertExperiment,
+  insertExperimentResult,
+  setExperimentStatus,
+} from "@/db/queries/experiments";
 import { listStudyQueries } from "@/db/queries/study";
-import type { RetrievalConfig } from "@/db/schema";
-import { errorMessage } from "../errors";
+import type { experimentResults, RetrievalConfig, RunStatus } from "@/db/schema";
+import { enqueueJob, runJob } from "../jobs/runner";
 import type { Settings } from "../settings/schema";
 import { retrieveCandidates } from "./candidates";
 import { retrieveMemories } from "./retrieve";
@@ -28,6 +34,8 @@ export function describeConfig(c: RetrievalConfig): string {
 /**
  * Runs one configuration over every query of a collection's study, writing each query's outcome
  * as it completes. Judge configurations with N > 1 keep a memory kept by a majority of N samples.
+ * The work is a job (lib/jobs/runner.ts): one live owner, heartbeat, cancel, and a storage failure
+ * stops it as interrupted instead of being recorded as a query's outcome.
  */
 export async function runExperiment(
   db: Db,
@@ -37,103 +45,179 @@ export async function runExperiment(
     config: RetrievalConfig;
     settings: Settings;
     label?: string;
+    signal?: AbortSignal;
     onProgress?: (done: number, total: number) => void;
   },
 ): Promise<string> {
-  const id = input.id ?? `exp_${randomBytes(5).toString("hex")}`;
-  const { collection, config, settings } = input;
-  insertExperiment(db, { id, collection, label: input.label ?? describeConfig(config), config });
-  const queries = listStudyQueries(db, collection);
-  const price = config.model ? settings.prices[config.model] : undefined;
-  try {
-    let done = 0;
-    for (const q of queries) {
-      const started = performance.now();
-      if (config.kind === "bm25") {
-        const { candidates } = retrieveCandidates(db, {
-          collection,
-          prompt: q.text,
-          mode: config.mode,
-          poolSize: Math.max(BM25_RUN_DEPTH, config.topK),
-        });
-        insertExperimentResult(db, {
-          experimentId: id,
-          queryId: q.queryId,
-          candidates: candidates.map((c) => ({ memoryId: c.memoryId, score: c.score })),
-          retrieved: candidates.slice(0, config.topK).map((c) => c.memoryId),
-          path: "bm25",
-          latencyMs: performance.now() - started,
-        });
-      } else {
-        const n = Math.max(1, config.n ?? 1);
-        const votes = new Map<string, number>();
-        let tokensIn = 0;
-        let tokensOut = 0;
-        let path = "";
-        let error: string | undefined;
-        let candidates: { memoryId: string; score: number }[] = [];
-        for (let s = 0; s < n; s++) {
-          const r = await retrieveMemories({
-            db,
-            collection,
-            prompt: q.text,
-            mode: config.mode,
-            settings,
-            judge: {
-              enabled: true,
-              model: config.model ?? settings.memoryJudge.model,
-              candidate_pool_size: config.poolSize,
-              dual_verification: config.kind !== "single",
-              include_conversation_context: false,
-              modes: {
-                ...settings.memoryJudge.modes,
-                [config.mode]: {
-                  verification:
-                    config.kind === "dual_lenient"
-                      ? "lenient"
-                      : config.kind === "dual_strict"
-                        ? "strict"
-                        : settings.memoryJudge.modes[config.mode].verification,
-                  max_output: config.topK,
-                },
-              },
-              shuffle: config.shuffle,
-              salt: `${config.shuffleSalt ?? ""}${s ? `#${s}` : ""}`,
-              includeBody: config.includeBody,
-            },
-          });
-          path = r.path;
-          error ??= r.error;
-          tokensIn += r.stats?.inputTokens ?? 0;
-          tokensOut += r.stats?.outputTokens ?? 0;
-          for (const m of r.memories) votes.set(m.memoryId, (votes.get(m.memoryId) ?? 0) + 1);
-          if (s === 0) candidates = r.pool;
-        }
-        const order = new Map(candidates.map((c, i) => [c.memoryId, i]));
-        const retrieved = [...votes]
-          .filter(([, v]) => v * 2 > n)
-          .map(([m]) => m)
-          .sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0))
-          .slice(0, config.topK);
-        insertExperimentResult(db, {
-          experimentId: id,
-          queryId: q.queryId,
-          candidates,
-          retrieved,
-          path,
-          latencyMs: performance.now() - started,
-          inputTokens: tokensIn,
-          outputTokens: tokensOut,
-          costUsd: price ? (tokensIn * price.inputPerMTok + tokensOut * price.outputPerMTok) / 1e6 : 0,
-          error: error ?? null,
-        });
-      }
-      input.onProgress?.(++done, queries.length);
-    }
-    finishExperiment(db, id, "done");
-  } catch (err) {
-    finishExperiment(db, id, "failed", errorMessage(err));
-    throw err;
-  }
+  const id = createExperiment(db, input);
+  await executeExperiment(db, id, input);
   return id;
+}
+
+/** Inserts the experiment and its job, without running it. */
+export function createExperiment(
+  db: Db,
+  input: { id?: string; collection: string; config: RetrievalConfig; label?: string },
+): string {
+  const id = input.id ?? `exp_${randomBytes(5).toString("hex")}`;
+  const total = listStudyQueries(db, input.collection).length;
+  db.transaction(() => {
+    insertExperiment(db, {
+      id,
+      collection: input.collection,
+      label: input.label ?? describeConfig(input.config),
+      config: input.config,
+    });
+    enqueueJob(db, { id, kind: "experiment", total });
+  });
+  return id;
+}
+
+/**
+ * Works an experiment's job: the queries without an outcome yet (so a resumed experiment redoes
+ * nothing), then its final status.
+ */
+export async function executeExperiment(
+  db: Db,
+  id: string,
+  input: {
+    collection: string;
+    config: RetrievalConfig;
+    settings: Settings;
+    signal?: AbortSignal;
+    onProgress?: (done: number, total: number) => void;
+  },
+): Promise<RunStatus> {
+  const queries = listStudyQueries(db, input.collection);
+  const finished = new Set(getExperimentResults(db, id).map((r) => r.queryId));
+  const outcome = await runJob(
+    db,
+    { id, kind: "experiment", total: queries.length },
+    async (ctx) => {
+      setExperimentStatus(db, id, "running");
+      let done = finished.size;
+      for (const q of queries) {
+        if (finished.has(q.queryId)) continue;
+        if (ctx.signal.aborted) break;
+        let row: typeof experimentResults.$inferInsert;
+        try {
+          row = await runQuery(db, id, q, input, ctx.signal);
+        } catch (err) {
+          if (ctx.signal.aborted) break;
+          throw err;
+        }
+        try {
+          insertExperimentResult(db, row);
+        } catch (err) {
+          ctx.failStorage(err);
+          break;
+        }
+        ctx.report({ done: ++done, errors: 0 });
+        input.onProgress?.(done, queries.length);
+      }
+      const stop = ctx.stopReason();
+      // a storage failure, a lost claim or the caller's abort leave it resumable
+      const status: RunStatus = !stop ? "done" : stop.kind === "cancelled" ? "cancelled" : "interrupted";
+      return { status, error: stop?.kind === "storage" ? stop.message : null };
+    },
+    { signal: input.signal },
+  );
+  if (outcome.lost) return outcome.status; // another process works it now
+  try {
+    finishExperiment(db, id, outcome.status, outcome.error ?? undefined);
+  } catch {
+    // the disk may still be full: recovery at the next start marks it interrupted
+  }
+  return outcome.status;
+}
+
+async function runQuery(
+  db: Db,
+  id: string,
+  q: { queryId: string; text: string },
+  input: { collection: string; config: RetrievalConfig; settings: Settings },
+  signal: AbortSignal,
+): Promise<typeof experimentResults.$inferInsert> {
+  const { collection, config, settings } = input;
+  const started = performance.now();
+  if (config.kind === "bm25") {
+    const { candidates } = retrieveCandidates(db, {
+      collection,
+      prompt: q.text,
+      mode: config.mode,
+      poolSize: Math.max(BM25_RUN_DEPTH, config.topK),
+    });
+    return {
+      experimentId: id,
+      queryId: q.queryId,
+      candidates: candidates.map((c) => ({ memoryId: c.memoryId, score: c.score })),
+      retrieved: candidates.slice(0, config.topK).map((c) => c.memoryId),
+      path: "bm25",
+      latencyMs: performance.now() - started,
+    };
+  }
+  const price = config.model ? settings.prices[config.model] : undefined;
+  const n = Math.max(1, config.n ?? 1);
+  const votes = new Map<string, number>();
+  let tokensIn = 0;
+  let tokensOut = 0;
+  let path = "";
+  let error: string | undefined;
+  let candidates: { memoryId: string; score: number }[] = [];
+  for (let s = 0; s < n; s++) {
+    const r = await retrieveMemories({
+      db,
+      collection,
+      prompt: q.text,
+      mode: config.mode,
+      settings,
+      signal,
+      judge: {
+        enabled: true,
+        model: config.model ?? settings.memoryJudge.model,
+        candidate_pool_size: config.poolSize,
+        dual_verification: config.kind !== "single",
+        include_conversation_context: false,
+        modes: {
+          ...settings.memoryJudge.modes,
+          [config.mode]: {
+            verification:
+              config.kind === "dual_lenient"
+                ? "lenient"
+                : config.kind === "dual_strict"
+                  ? "strict"
+                  : settings.memoryJudge.modes[config.mode].verification,
+            max_output: config.topK,
+          },
+        },
+        shuffle: config.shuffle,
+        salt: `${config.shuffleSalt ?? ""}${s ? `#${s}` : ""}`,
+        includeBody: config.includeBody,
+      },
+    });
+    path = r.path;
+    error ??= r.error;
+    tokensIn += r.stats?.inputTokens ?? 0;
+    tokensOut += r.stats?.outputTokens ?? 0;
+    for (const m of r.memories) votes.set(m.memoryId, (votes.get(m.memoryId) ?? 0) + 1);
+    if (s === 0) candidates = r.pool;
+  }
+  const order = new Map(candidates.map((c, i) => [c.memoryId, i]));
+  const retrieved = [...votes]
+    .filter(([, v]) => v * 2 > n)
+    .map(([m]) => m)
+    .sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0))
+    .slice(0, config.topK);
+  return {
+    experimentId: id,
+    queryId: q.queryId,
+    candidates,
+    retrieved,
+    path,
+    latencyMs: performance.now() - started,
+    inputTokens: tokensIn,
+    outputTokens: tokensOut,
+    costUsd: price ? (tokensIn * price.inputPerMTok + tokensOut * price.outputPerMTok) / 1e6 : 0,
+    error: error ?? null,
+  };
 }

@@ -93,6 +93,8 @@ export type JudgeOptions = {
   timeoutMs: number;
   maxRetries?: number;
   temperature?: number;
+  /** aborts the judge's calls (a cancelled experiment) */
+  signal?: AbortSignal;
 };
 
 async function oneJudge(system: string, o: JudgeOptions, stats: JudgeCallStats): Promise<Set<number>> {
@@ -105,6 +107,7 @@ async function oneJudge(system: string, o: JudgeOptions, stats: JudgeCallStats):
     temperature: o.temperature ?? 0,
     timeoutMs: o.timeoutMs,
     maxRetries: o.maxRetries ?? 0,
+    signal: o.signal,
   });
   stats.calls++;
   stats.inputTokens += r.inputTokens;

@@ -37,6 +37,8 @@ export type RetrieveInput = {
   /** overrides for experiments */
   judge?: Partial<MemoryJudgeSettings> & { shuffle?: boolean; salt?: string; includeBody?: boolean };
   env?: Record<string, string | undefined>;
+  /** aborts the judge's calls (a cancelled experiment); the hook has its own deadline */
+  signal?: AbortSignal;
 };
 
 export async function retrieveMemories(input: RetrieveInput): Promise<RetrievalOutcome> {
@@ -104,6 +106,7 @@ export async function retrieveMemories(input: RetrieveInput): Promise<RetrievalO
       salt: input.judge?.salt,
       includeBody: input.judge?.includeBody,
       timeoutMs: cfg.timeout_per_call * 1000,
+      signal: input.signal,
     });
     return done({
       memories: kept.slice(0, modeCfg.max_output).map((i) => candidates[i]),
@@ -112,6 +115,7 @@ export async function retrieveMemories(input: RetrieveInput): Promise<RetrievalO
       stats,
     });
   } catch (err) {
+    if (input.signal?.aborted) throw input.signal.reason ?? err;
     return done({
       ...judgeFailed(candidates, input.mode, cfg.fallback_top_k, standardK),
       error: errorMessage(err),

@@ -1,5 +1,4 @@
 import type { Db } from "@/db/client";
-import { markInterruptedRuns } from "@/db/queries/runs";
 import { loadProjectCriteria } from "../criteria/load";
 import { readSettings } from "../settings/store";
 import { executeRun } from "./execute-run";
@@ -17,19 +16,4 @@ export function startRunInBackground(db: Db, runId: string): void {
     .catch((err) => console.error(`run ${runId} failed:`, err instanceof Error ? err.message : err))
     .finally(() => jobs.delete(runId));
   jobs.set(runId, job);
-}
-
-export function isPidAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** On start: runs left "running" by a process that is gone are shown as interrupted. */
-export function recoverRuns(db: Db): number {
-  return markInterruptedRuns(db, (pid) => (pid === process.pid ? jobs.size > 0 : isPidAlive(pid)));
 }

@@ -12,7 +12,6 @@ import { getDb } from "@/db/client";
 import { getRunById, getRunCases, getRunProgress, getRunResults, getRunSamples } from "@/db/queries/runs";
 import { mean } from "@/lib/judging/aggregate";
 import { panelStats } from "@/lib/judging/panel-stats";
-import { recoverRuns } from "@/lib/runs/background";
 import type { CaseCriterion } from "@/lib/runs/plan-run";
 import { runIdSchema } from "@/lib/validations/runs";
 
@@ -27,7 +26,6 @@ export default async function RunPage({ params, searchParams }: Props) {
   const sp = await searchParams;
   if (!runIdSchema.safeParse(id).success) notFound();
   const db = getDb();
-  recoverRuns(db); // a run whose CLI died while this server was up shows as interrupted, not running
   const run = getRunById(db, { id });
   if (!run) notFound();
   const progress = getRunProgress(db, { runId: id });
