@@ -1,32 +1,24 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { type ReactNode, useEffect, useState, useTransition } from "react";
+import { type ReactNode, useState, useTransition } from "react";
 import { cancelRun, resumeRun } from "@/app/actions/runs";
-import type { RunStatus } from "@/db/schema";
+import { useLiveProgress } from "@/components/jobs/use-live-progress";
+import { isLive, type LiveProgress as LiveSnapshot } from "@/lib/jobs/live";
 
-type Props = {
-  runId: string;
-  status: RunStatus;
-  total: number;
-  done: number;
-  errors: number;
-  costUsd: number;
-  startedAt: number | null;
-};
+type Props = { runId: string; initial: LiveSnapshot };
 
-/** Progress that refreshes itself while the run is live, with cancel and resume. */
-export function LiveProgress({ runId, status, total, done, errors, costUsd, startedAt }: Props) {
+/**
+ * Progress patched from /api/progress while the run is live (no page re-render), the newest
+ * samples as they land, cancel and resume. The page reloads its figures once, when the run stops.
+ */
+export function LiveProgress({ runId, initial }: Props) {
   const router = useRouter();
   const [pending, start] = useTransition();
   const [message, setMessage] = useState<string | null>(null);
-  const live = status === "running" || status === "queued";
-  useEffect(() => {
-    if (!live) return;
-    const t = setInterval(() => router.refresh(), 1000);
-    return () => clearInterval(t);
-  }, [live, router]);
-
+  const p = useLiveProgress(runId, initial, () => router.refresh());
+  const { status, total, done, errors, costUsd, startedAt } = p;
+  const live = isLive(status);
   const finished = done + errors;
   const pct = total ? Math.round((finished / total) * 100) : 100;
   const elapsed = startedAt ? (Date.now() - startedAt) / 1000 : 0;
@@ -41,7 +33,14 @@ export function LiveProgress({ runId, status, total, done, errors, costUsd, star
 
   return (
     <div className="space-y-2" data-testid="run-progress">
-      <div className="h-2 w-full overflow-hidden rounded bg-zinc-200">
+      <div
+        className="h-2 w-full overflow-hidden rounded bg-zinc-200"
+        role="progressbar"
+        aria-label="Tasks finished"
+        aria-valuemin={0}
+        aria-valuemax={total}
+        aria-valuenow={finished}
+      >
         <div className="h-full bg-indigo-600 transition-all" style={{ width: `${pct}%` }} />
       </div>
       <div className="flex flex-wrap items-center gap-4 text-sm tabular-nums">
@@ -65,6 +64,16 @@ export function LiveProgress({ runId, status, total, done, errors, costUsd, star
         )}
         {message && <span className="text-red-700">{message}</span>}
       </div>
+      {live && p.latest.length > 0 && (
+        <ul className="max-h-40 overflow-y-auto text-xs text-zinc-600" data-testid="latest-samples">
+          {p.latest.map((s) => (
+            <li key={s.id} className="font-mono">
+              {s.caseId} · {s.criterionId} · {s.judge} #{s.sampleIndex + 1}:{" "}
+              {s.error ? <span className="text-red-700">failed</span> : (s.score ?? "—")}
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

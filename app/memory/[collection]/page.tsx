@@ -3,13 +3,14 @@ import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { TradeoffChart, type TradeoffPoint } from "@/components/charts/tradeoff-chart";
 import { ExperimentForm } from "@/components/memory/experiment-form";
-import { LiveRefresh } from "@/components/memory/live-refresh";
+import { ExperimentsProgress } from "@/components/memory/experiment-progress";
 import { MetricsTable } from "@/components/memory/metrics-table";
 import { Card, EmptyState, PageTitle } from "@/components/ui/card";
 import { TableHead } from "@/components/ui/table-head";
 import { getDb } from "@/db/client";
 import { getExperimentResults, listExperiments } from "@/db/queries/experiments";
 import { countMemories } from "@/db/queries/memories";
+import { getExperimentLive } from "@/db/queries/progress";
 import { getQrels, listStudyQueries } from "@/db/queries/study";
 import { annotationProgress } from "@/lib/memory/annotation-progress";
 import { compareExperiments, experimentMetrics, orderConsistency } from "@/lib/memory/study-metrics";
@@ -56,7 +57,14 @@ export default async function StudyPage({ params, searchParams }: Props) {
 
   return (
     <div className="space-y-4">
-      <LiveRefresh active={experiments.some((e) => e.status === "running")} />
+      <ExperimentsProgress
+        items={experiments
+          .filter((e) => e.status === "running" || e.status === "queued")
+          .flatMap((e) => {
+            const initial = getExperimentLive(db, e.id);
+            return initial ? [{ id: e.id, label: e.label, initial }] : [];
+          })}
+      />
       <PageTitle
         actions={
           firstOpen ? (

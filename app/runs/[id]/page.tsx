@@ -9,7 +9,8 @@ import { SampleList } from "@/components/runs/sample-list";
 import { StatusBadge } from "@/components/runs/status-badge";
 import { Card, PageTitle } from "@/components/ui/card";
 import { getDb } from "@/db/client";
-import { getRunById, getRunCases, getRunProgress, getRunResults, getRunSamples } from "@/db/queries/runs";
+import { getRunLive } from "@/db/queries/progress";
+import { getRunById, getRunCases, getRunResults, getRunSamples } from "@/db/queries/runs";
 import { mean } from "@/lib/judging/aggregate";
 import { panelStats } from "@/lib/judging/panel-stats";
 import type { CaseCriterion } from "@/lib/runs/plan-run";
@@ -28,7 +29,8 @@ export default async function RunPage({ params, searchParams }: Props) {
   const db = getDb();
   const run = getRunById(db, { id });
   if (!run) notFound();
-  const progress = getRunProgress(db, { runId: id });
+  const live = getRunLive(db, id);
+  if (!live) notFound();
   const cases = getRunCases(db, { runId: id });
   const results = getRunResults(db, { runId: id });
   const samples = getRunSamples(db, { runId: id });
@@ -74,15 +76,7 @@ export default async function RunPage({ params, searchParams }: Props) {
         {run.error && <span className="ml-2 text-red-700">{run.error}</span>}
       </p>
       <Card>
-        <LiveProgress
-          runId={run.id}
-          status={run.status}
-          total={progress.total}
-          done={progress.done}
-          errors={progress.errors}
-          costUsd={progress.costUsd}
-          startedAt={run.startedAt?.getTime() ?? null}
-        />
+        <LiveProgress runId={run.id} initial={live} />
       </Card>
       <Card
         title={`Verdicts (${results.length} of ${cases.length * criteria.length} case × criterion cells)`}

@@ -1,0 +1,78 @@
+import { and, desc, eq, gt, sql } from "drizzle-orm";
+import type { LiveProgress } from "@/lib/jobs/live";
+import type { Db } from "../client";
+import { experimentResults, experiments, runs, samples, studyQueries } from "../schema";
+import { getRunProgress } from "./runs";
+
+/** A run's counters and the samples finished after `cursor` (a sample id), for live progress. */
+export function getRunLive(db: Db, id: string, cursor = 0, limit = 20): LiveProgress | undefined {
+  const run = db
+    .select({ status: runs.status, startedAt: runs.startedAt })
+    .from(runs)
+    .where(eq(runs.id, id))
+    .get();
+  if (!run) return undefined;
+  const p = getRunProgress(db, { runId: id });
+  const latest = db
+    .select({
+      id: samples.id,
+      caseId: samples.caseId,
+      criterionId: samples.criterionId,
+      judge: samples.judge,
+      sampleIndex: samples.sampleIndex,
+      score: samples.score,
+      error: samples.error,
+    })
+    .from(samples)
+    .where(and(eq(samples.runId, id), gt(samples.id, cursor)))
+    .orderBy(desc(samples.id))
+    .limit(limit)
+    .all();
+  return {
+    kind: "run",
+    status: run.status,
+    total: p.total,
+    done: p.done,
+    errors: p.errors,
+    costUsd: p.costUsd,
+    startedAt: run.startedAt?.getTime() ?? null,
+    latest,
+    cursor: latest[0]?.id ?? cursor,
+  };
+}
+
+/** An experiment's counters: queries finished of the study's queries. */
+export function getExperimentLive(db: Db, id: string): LiveProgress | undefined {
+  const e = db
+    .select({
+      status: experiments.status,
+      collection: experiments.collection,
+      createdAt: experiments.createdAt,
+    })
+    .from(experiments)
+    .where(eq(experiments.id, id))
+    .get();
+  if (!e) return undefined;
+  const done = db
+    .select({ n: sql<number>`count(*)`, cost: sql<number>`coalesce(sum(${experimentResults.costUsd}), 0)` })
+    .from(experimentResults)
+    .where(eq(experimentResults.experimentId, id))
+    .get() ?? { n: 0, cost: 0 };
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(studyQueries)
+      .where(eq(studyQueries.collection, e.collection))
+      .get()?.n ?? 0;
+  return {
+    kind: "experiment",
+    status: e.status,
+    total,
+    done: done.n,
+    errors: 0,
+    costUsd: done.cost,
+    startedAt: e.createdAt.getTime(),
+    latest: [],
+    cursor: 0,
+  };
+}

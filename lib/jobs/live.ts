@@ -1,0 +1,30 @@
+/** What a page needs to show a job's progress live (the /api/progress/<id> answer). */
+export type LiveSample = {
+  id: number;
+  caseId: string;
+  criterionId: string;
+  judge: string;
+  sampleIndex: number;
+  score: number | null;
+  error: string | null;
+};
+
+export type LiveStatus = "queued" | "running" | "done" | "failed" | "cancelled" | "interrupted";
+
+export type LiveProgress = {
+  kind: "run" | "experiment";
+  status: LiveStatus;
+  total: number;
+  done: number;
+  errors: number;
+  costUsd: number;
+  startedAt: number | null;
+  /** samples finished since the cursor, newest first (runs only) */
+  latest: LiveSample[];
+  /** the newest sample id seen: pass it back to get only what is newer */
+  cursor: number;
+};
+
+export function isLive(status: string): boolean {
+  return status === "queued" || status === "running";
+}
