@@ -1,5 +1,5 @@
 import { TableHead } from "@/components/ui/table-head";
-import type { Experiment } from "@/db/schema";
+import type { Experiment } from "@/lib/domain";
 import type { ExperimentMetrics, MetricCI } from "@/lib/memory/study-metrics";
 
 const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(x < 10 ? 1 : 0) : "—");

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { ResultRow, RunCase } from "@/db/schema";
+import type { ResultRow, RunCase } from "@/lib/domain";
 import { ConsensusBadge } from "./status-badge";
 
 type Props = {

@@ -1,5 +1,5 @@
 import { RawOutput } from "@/components/ui/raw-output";
-import type { Sample } from "@/db/schema";
+import type { Sample } from "@/lib/domain";
 
 /** Every sample of one case × criterion: score, reasoning, raw output, latency, tokens, cost, error. */
 export function SampleList({ samples }: { samples: Sample[] }) {

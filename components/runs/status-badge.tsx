@@ -1,4 +1,4 @@
-import type { RunStatus } from "@/db/schema";
+import type { RunStatus } from "@/lib/domain";
 
 const styles: Record<RunStatus, string> = {
   queued: "bg-zinc-100 text-zinc-700",

@@ -151,3 +151,13 @@ export function logRetrieval(
     "insert into retrieval_log (at, collection, mode, path, candidates, returned, latency_ms, error) values (?, ?, ?, ?, ?, ?, ?, ?)",
   ).run(Date.now(), r.collection, r.mode, r.path, r.candidates, r.returned, r.latencyMs, r.error ?? null);
 }
+
+/** Whether the FTS5 index answers a query (false when SQLite lacks FTS5 or the table is gone). */
+export function probeFts(db: Db): boolean {
+  try {
+    db.$client.prepare("select count(*) from memories_fts where memories_fts match '\"x\"'").get();
+    return true;
+  } catch {
+    return false;
+  }
+}

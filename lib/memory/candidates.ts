@@ -1,4 +1,4 @@
-import { allMemories, type ScoredMemory, searchMemoriesFts } from "@/db/queries/memories";
+import { allMemories, probeFts, type ScoredMemory, searchMemoriesFts } from "@/db/queries/memories";
 import type { SqlDb as Db } from "@/db/sqlite";
 import { buildMatchExpression, queryTokens } from "./fts-query";
 
@@ -57,12 +57,7 @@ export function ftsAvailable(db: Db): boolean {
   if (process.env.JURY_DISABLE_FTS5 === "1") return false;
   let ok = ftsState.get(db);
   if (ok === undefined) {
-    try {
-      db.$client.prepare("select count(*) from memories_fts where memories_fts match '\"x\"'").get();
-      ok = true;
-    } catch {
-      ok = false;
-    }
+    ok = probeFts(db);
     ftsState.set(db, ok);
   }
   return ok;

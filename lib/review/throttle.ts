@@ -1,21 +1,9 @@
 import type { Db } from "@/db/client";
+import { takeJudgmentSlot } from "@/db/queries/judge-events";
 
-/**
- * At most `limit` judgments of a kind per rolling hour, counted in the database so the limit holds
- * across processes. The check and the insert happen in one IMMEDIATE transaction.
- */
+/** At most `limit` judgments of a kind per rolling hour, across processes. */
 export function tryAcquireJudgment(db: Db, kind: string, limit: number, now = Date.now()): boolean {
-  const c = db.$client;
-  const take = c.transaction(() => {
-    const used = c
-      .prepare("select count(*) from judge_events where kind = ? and at > ?")
-      .pluck()
-      .get(kind, now - 3_600_000) as number;
-    if (used >= limit) return false;
-    c.prepare("insert into judge_events (kind, at) values (?, ?)").run(kind, now);
-    return true;
-  });
-  return take.immediate();
+  return takeJudgmentSlot(db, kind, limit, now);
 }
 
 export function throttleLimit(env: Record<string, string | undefined> = process.env): number {
