@@ -40,7 +40,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "^(node_modules|\\.next|dist|test/hostile/corpus)" },
+    exclude: { path: "^(\\.next|dist|test/hostile/corpus)" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: {
