@@ -40,6 +40,14 @@ test("bound beyond loopback, the server refuses to start without an access token
     // a person opens the link once with ?token=, then browses with the cookie it sets
     await page.goto(`${base}/runs?token=${TOKEN}`);
     await expect(page).toHaveURL(`${base}/runs`);
+    // the cookie is an HMAC of the token, never the token itself
+    const [cookie] = (await page.context().cookies(base)).filter((c) => c.name === "jury_token");
+    expect(cookie.value).toMatch(/^[0-9a-f]{64}$/);
+    expect(cookie.value).not.toContain(TOKEN);
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", secure: false });
+    expect(
+      (await request.get(`${base}/settings`, { headers: { authorization: `Token ${TOKEN}` } })).status(),
+    ).toBe(401);
     await page.goto(`${base}/settings`);
     await expect(page.getByTestId("settings-form")).toBeVisible();
   } finally {

@@ -1,12 +1,15 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 
+/** A started app; `output()` is everything it printed so far (stdout and stderr). */
+export type AppProcess = ChildProcess & { output(): string };
+
 /** Starts the app the way a user does (`npm start`) on its own port and database, for restart tests. */
 export async function startApp(opts: {
   port: number;
   db: string;
   env?: Record<string, string>;
-}): Promise<ChildProcess> {
+}): Promise<AppProcess> {
   const child = spawn("npm", ["start"], {
     env: {
       ...process.env,
@@ -25,7 +28,7 @@ export async function startApp(opts: {
   while (Date.now() < deadline) {
     try {
       const r = await fetch(`http://127.0.0.1:${opts.port}/`);
-      if (r.ok || r.status === 401) return child;
+      if (r.ok || r.status === 401) return Object.assign(child, { output: () => log });
     } catch {}
     if (child.exitCode !== null) throw new Error(`app exited early:\n${log}`);
     await new Promise((r) => setTimeout(r, 250));
