@@ -1,17 +1,15 @@
 import type { LanguageModel } from "ai";
+import { z } from "zod";
 import type { MemoryRow } from "@/db/queries/memories";
 import { callModel } from "../judging/call-model";
 import { parseJsonLoose } from "../judging/parse-json";
 import { hashString } from "../providers/mock-model";
+import { structuredOutputSchema } from "../schemas/structured-output";
 import { mulberry32 } from "../stats/bootstrap";
 import { JUDGE_SYSTEM, LENIENT_NOTE, RELEVANCE_SYSTEM, USEFULNESS_SYSTEM } from "./judge-prompts";
 
-export const KEEP_SCHEMA = {
-  type: "object",
-  properties: { keep: { type: "array", items: { type: "integer" } } },
-  required: ["keep"],
-  additionalProperties: false,
-} as const;
+/** Seed 000's answer: the display indices of the memories to keep. */
+export const keepAnswerSchema = z.strictObject({ keep: z.array(z.int()) });
 
 /** order[displayIndex] = index into candidates. Seeded by the prompt (and a salt), as seed 000. */
 export function shuffledOrder(n: number, prompt: string, salt = ""): number[] {
@@ -103,7 +101,7 @@ async function oneJudge(system: string, o: JudgeOptions, stats: JudgeCallStats):
     model: o.model,
     system: o.verification === "lenient" ? system + LENIENT_NOTE : system,
     prompt: text,
-    schema: KEEP_SCHEMA as unknown as Record<string, unknown>,
+    schema: structuredOutputSchema(keepAnswerSchema),
     temperature: o.temperature ?? 0,
     timeoutMs: o.timeoutMs,
     maxRetries: o.maxRetries ?? 0,

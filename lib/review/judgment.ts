@@ -78,32 +78,3 @@ export function verdictFor(
 export function blendedScore(mechanical: number, judge: number, mechanicalWeight = 0.6): number {
   return mechanicalWeight * mechanical + (1 - mechanicalWeight) * judge;
 }
-
-/** JSON schema sent as the structured-output format. */
-export const JUDGMENT_JSON_SCHEMA = {
-  type: "object",
-  properties: {
-    schema_version: { type: "string", enum: ["1.0.0"] },
-    verdict: { type: "string", enum: ["pass", "partial", "fail"] },
-    score: { type: "number", minimum: 0, maximum: 1 },
-    dimensions: {
-      type: "object",
-      properties: Object.fromEntries(DIMENSIONS.map((d) => [d, { type: "number", minimum: 0, maximum: 1 }])),
-      required: [...DIMENSIONS],
-    },
-    issues: {
-      type: "array",
-      items: {
-        type: "object",
-        properties: {
-          severity: { type: "string", enum: ["major", "minor"] },
-          description: { type: "string" },
-        },
-        required: ["severity", "description"],
-      },
-    },
-    summary: { type: "string" },
-    confidence: { type: "string", enum: ["high", "medium", "low"] },
-  },
-  required: ["schema_version", "verdict", "score", "dimensions", "issues", "summary", "confidence"],
-} as const;

@@ -5,6 +5,7 @@ import { callModel } from "../judging/call-model";
 import { parseJsonLoose } from "../judging/parse-json";
 import { extractRecentContext } from "../memory/transcript";
 import { getModel } from "../providers/get-model";
+import { structuredOutputSchema } from "../schemas/structured-output";
 import type { Settings } from "../settings/schema";
 import type { ReviewContext } from "./context";
 import {
@@ -15,7 +16,6 @@ import {
   type Dimension,
   dimensionAnswerSchema,
   gateAnswerSchema,
-  JUDGMENT_JSON_SCHEMA,
   type Judgment,
   judgmentSchema,
   verdictFor,
@@ -118,11 +118,7 @@ export async function runReview(o: ReviewOptions): Promise<ReviewOutcome> {
 
   if (!o.quick) {
     try {
-      const r = await ask(o.judges[0], GATE_SYSTEM, message, o, {
-        type: "object",
-        properties: { verdict: { type: "string", enum: ["pass", "fail"] }, reasoning: { type: "string" } },
-        required: ["verdict", "reasoning"],
-      });
+      const r = await ask(o.judges[0], GATE_SYSTEM, message, o, structuredOutputSchema(gateAnswerSchema));
       const g = gateAnswerSchema.safeParse(parseJsonLoose(r.text));
       if (g.success) {
         out.gate = g.data;
@@ -160,13 +156,7 @@ export async function runReview(o: ReviewOptions): Promise<ReviewOutcome> {
           (async () => {
             const started = performance.now();
             try {
-              const r = await ask(
-                judge,
-                JUDGMENT_SYSTEM,
-                message,
-                o,
-                JUDGMENT_JSON_SCHEMA as unknown as Record<string, unknown>,
-              );
+              const r = await ask(judge, JUDGMENT_SYSTEM, message, o, structuredOutputSchema(judgmentSchema));
               const p = judgmentSchema.safeParse(parseJsonLoose(r.text));
               samples.push({
                 judge,
@@ -205,11 +195,13 @@ export async function runReview(o: ReviewOptions): Promise<ReviewOutcome> {
             (async () => {
               const started = performance.now();
               try {
-                const r = await ask(judge, dimensionSystem(d), message, o, {
-                  type: "object",
-                  properties: { score: { type: "number" }, reasoning: { type: "string" } },
-                  required: ["score", "reasoning"],
-                });
+                const r = await ask(
+                  judge,
+                  dimensionSystem(d),
+                  message,
+                  o,
+                  structuredOutputSchema(dimensionAnswerSchema),
+                );
                 const p = dimensionAnswerSchema.safeParse(parseJsonLoose(r.text));
                 samples.push({
                   judge,
