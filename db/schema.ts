@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { RetrievalKind } from "../lib/memory/kinds";
 
 // ─── Settings ────────────────────────────────────────────────────────────────
 // One row (id = 1). The JSON is validated by lib/settings/schema.ts on every read and write.
@@ -242,7 +243,7 @@ export const annotations = sqliteTable(
 );
 
 export type RetrievalConfig = {
-  kind: "bm25" | "single" | "dual_strict" | "dual_lenient";
+  kind: RetrievalKind;
   mode: "auto" | "search";
   topK: number;
   poolSize: number;

@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useActionState, useEffect, useState } from "react";
 import { type StartExperimentState, startExperiment } from "@/app/actions/memory";
+import { RETRIEVAL_KIND_LABELS, RETRIEVAL_KINDS } from "@/lib/memory/kinds";
 
 const field = "w-full rounded border border-zinc-300 bg-white px-2 py-1 text-sm";
 
@@ -35,10 +36,11 @@ export function ExperimentForm({
           onChange={(e) => setKind(e.currentTarget.value)}
           data-testid="experiment-kind"
         >
-          <option value="bm25">BM25 only</option>
-          <option value="single">single judge</option>
-          <option value="dual_strict">dual judge, strict (intersection)</option>
-          <option value="dual_lenient">dual judge, lenient (union)</option>
+          {RETRIEVAL_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {RETRIEVAL_KIND_LABELS[k].long}
+            </option>
+          ))}
         </select>
       </label>
       <label className="text-xs font-medium text-zinc-700">

@@ -115,12 +115,10 @@ export async function memoryCommand(argv: string[]): Promise<number> {
         await printMetrics(db, e.id, Boolean(values.json));
         return status === "done" ? 0 : 3;
       }
-      const kind = (values.kind ?? "bm25") as "bm25" | "single" | "dual_strict" | "dual_lenient";
-      if (!["bm25", "single", "dual_strict", "dual_lenient"].includes(kind))
-        throw new JuryError(
-          "usage",
-          `--kind must be bm25, single, dual_strict or dual_lenient, got "${kind}"`,
-        );
+      const { RETRIEVAL_KINDS } = await import("../memory/kinds");
+      const kind = (values.kind ?? "bm25") as (typeof RETRIEVAL_KINDS)[number];
+      if (!RETRIEVAL_KINDS.includes(kind))
+        throw new JuryError("usage", `--kind must be one of ${RETRIEVAL_KINDS.join(", ")}, got "${kind}"`);
       const mode = (values.mode ?? "auto") as "auto" | "search";
       if (mode !== "auto" && mode !== "search")
         throw new JuryError("usage", `--mode must be auto or search, got "${mode}"`);

@@ -12,18 +12,14 @@ import type { experimentResults, RetrievalConfig, RunStatus } from "@/db/schema"
 import { enqueueJob, runJob } from "../jobs/runner";
 import type { Settings } from "../settings/schema";
 import { retrieveCandidates } from "./candidates";
+import { RETRIEVAL_KIND_LABELS } from "./kinds";
 import { retrieveMemories } from "./retrieve";
 
 /** Candidates kept for BM25 runs, so ranked metrics (nDCG@10, recall@100) can be computed. */
 export const BM25_RUN_DEPTH = 100;
 
 export function describeConfig(c: RetrievalConfig): string {
-  const kind = {
-    bm25: "BM25",
-    single: "single judge",
-    dual_strict: "dual strict",
-    dual_lenient: "dual lenient",
-  }[c.kind];
+  const kind = RETRIEVAL_KIND_LABELS[c.kind].short;
   const judge =
     c.kind === "bm25"
       ? ""

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RETRIEVAL_KINDS, RETRIEVAL_MODES } from "../memory/kinds";
 
 export const collectionSchema = z.string().regex(/^[A-Za-z0-9][\w.-]{0,63}$/, "Not a collection name");
 
@@ -12,8 +13,8 @@ export const annotateSchema = z.object({
 export const experimentFormSchema = z
   .object({
     collection: collectionSchema,
-    kind: z.enum(["bm25", "single", "dual_strict", "dual_lenient"]),
-    mode: z.enum(["auto", "search"]),
+    kind: z.enum(RETRIEVAL_KINDS),
+    mode: z.enum(RETRIEVAL_MODES),
     topK: z.coerce.number().int().min(1, "At least 1").max(100, "At most 100"),
     poolSize: z.coerce.number().int().min(1, "At least 1").max(100, "At most 100"),
     shuffle: z.boolean(),
