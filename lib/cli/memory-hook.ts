@@ -59,7 +59,7 @@ export function hookLogFile(): string {
 export function logHookError(message: string): void {
   try {
     fs.mkdirSync(path.dirname(hookLogFile()), { recursive: true });
-    const line = redactSecrets(message.replace(/\s+/g, " ").slice(0, 2000));
+    const line = redactSecrets(message).replace(/\s+/g, " ").slice(0, 2000);
     fs.appendFileSync(hookLogFile(), `${new Date().toISOString()} memory retrieve: ${line}\n`);
   } catch {
     // nowhere left to report; staying silent beats breaking the user's prompt
