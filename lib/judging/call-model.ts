@@ -1,6 +1,8 @@
 import { APICallError } from "@ai-sdk/provider";
 import { generateText, jsonSchema, type LanguageModel, NoObjectGeneratedError, Output } from "ai";
+import { MAX_REPLY_BYTES_ENV, maxReplyBytes } from "../env/limits";
 import { JuryError } from "../errors";
+import { redactSecrets } from "../redact";
 
 export type CallOptions = {
   model: LanguageModel;
@@ -27,13 +29,37 @@ export type CallResult = {
 const MAX_BACKOFF_MS = 30_000;
 
 /**
+ * What a call that failed still has to store: the reply cut to the cap when it was too large
+ * (`reply_too_large`), with the tokens it cost. Spread it into the sample written for the error.
+ */
+export type PartialReply = Partial<Omit<CallResult, "text">> & { rawText?: string };
+
+export function partialReply(err: unknown): PartialReply {
+  if (!(err instanceof JuryError) || err.code !== "reply_too_large" || !err.details) return {};
+  const d = err.details as Partial<CallResult>;
+  return {
+    rawText: typeof d.text === "string" ? d.text : undefined,
+    inputTokens: d.inputTokens,
+    outputTokens: d.outputTokens,
+    latencyMs: d.latencyMs,
+    attempts: d.attempts,
+  };
+}
+
+/**
  * One model call with Jury's own retry policy: exponential backoff with full jitter, honouring
  * Retry-After on 429 and 5xx, a per-attempt timeout, and cancellation. The AI SDK's own retries
  * are off so each attempt is counted once. The raw text comes back even when it is not the
  * JSON asked for: the caller's fallback parser decides.
+ *
+ * Every model answer enters Jury here (runs, the memory judge, reviews), so here it is made safe to
+ * store: secrets redacted from the text and from error messages (a hostile or broken endpoint may
+ * echo the key it was sent), and a reply over JURY_MAX_REPLY_BYTES (default 256 KiB) turned into
+ * a `reply_too_large` error carrying the reply cut to the cap, never retried.
  */
 export async function callModel(opts: CallOptions): Promise<CallResult> {
   const sleep = opts.sleep ?? abortableSleep;
+  const cap = maxReplyBytes();
   const started = performance.now();
   let attempt = 0;
   for (;;) {
@@ -41,8 +67,20 @@ export async function callModel(opts: CallOptions): Promise<CallResult> {
     opts.signal?.throwIfAborted();
     try {
       const r = await attemptOnce(opts);
-      return { ...r, latencyMs: Math.round(performance.now() - started), attempts: attempt };
+      const latencyMs = Math.round(performance.now() - started);
+      // redacted before it is cut: a key across the cut would otherwise leave its first half
+      const text = redactSecrets(r.text);
+      const bytes = replyBytes(text, cap);
+      if (bytes > cap) {
+        throw new JuryError(
+          "reply_too_large",
+          `reply too large: ${bytes} bytes, cap ${cap} (${MAX_REPLY_BYTES_ENV}) (after ${attempt} attempt${attempt === 1 ? "" : "s"})`,
+          { ...r, text: truncateUtf8(text, cap), latencyMs, attempts: attempt },
+        );
+      }
+      return { ...r, text, latencyMs, attempts: attempt };
     } catch (err) {
+      if (err instanceof JuryError && err.code === "reply_too_large" && err.details) throw err;
       if (opts.signal?.aborted) throw opts.signal.reason ?? err;
       const wait = retryDelayMs(err, attempt);
       if (wait === undefined || attempt > opts.maxRetries) throw finalError(err, attempt);
@@ -125,23 +163,40 @@ export function retryAfterMs(headers: Record<string, string> | undefined): numbe
 }
 
 function finalError(err: unknown, attempts: number): Error {
+  // redacted before it is cut: a key across the cut would otherwise leave its first half
+  const short = (m: string) => truncate(redactSecrets(m), 300);
   const base =
     err instanceof JuryError
       ? err.message
       : APICallError.isInstance(err)
-        ? `HTTP ${err.statusCode ?? "error"}: ${truncate(err.message, 300)}`
+        ? `HTTP ${err.statusCode ?? "error"}: ${short(err.message)}`
         : err instanceof Error
-          ? truncate(err.message, 300)
+          ? short(err.message)
           : String(err);
-  const e = new JuryError(
+  // the one error every caller stores or prints: a provider's message may echo the key it was sent
+  return new JuryError(
     err instanceof JuryError ? err.code : "call_failed",
-    `${base} (after ${attempts} attempt${attempts === 1 ? "" : "s"})`,
+    redactSecrets(`${base} (after ${attempts} attempt${attempts === 1 ? "" : "s"})`),
   );
-  return e;
 }
 
 function truncate(s: string, n: number): string {
   return s.length > n ? `${s.slice(0, n)}…` : s;
+}
+
+/** The text's size in UTF-8, counted only when it could pass the cap (3 bytes per UTF-16 unit at most). */
+function replyBytes(text: string, cap: number): number {
+  return text.length * 3 <= cap ? text.length : Buffer.byteLength(text, "utf8");
+}
+
+/** The first `max` bytes of the text's UTF-8, without a character cut in half at the end. */
+export function truncateUtf8(text: string, max: number): string {
+  const buf = Buffer.from(text, "utf8");
+  if (buf.length <= max) return text;
+  let end = max;
+  // step back over continuation bytes (10xxxxxx) to the start of the character that was cut
+  while (end > 0 && (buf[end] & 0xc0) === 0x80) end--;
+  return buf.subarray(0, end).toString("utf8");
 }
 
 function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {

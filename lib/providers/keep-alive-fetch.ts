@@ -1,5 +1,7 @@
 import http from "node:http";
 import https from "node:https";
+import { MAX_REPLY_BYTES_ENV, maxReplyBytes, maxResponseBodyBytes } from "../env/limits";
+import { JuryError } from "../errors";
 
 /**
  * A `fetch` for OpenAI-compatible endpoints (Ollama, vLLM, llama.cpp, OpenRouter…), handed to the AI
@@ -19,8 +21,48 @@ const agents = {
   "https:": new https.Agent({ keepAlive: true, maxSockets: 256 }),
 };
 
-/** Larger answers are refused rather than held in memory: no judge answer comes near this. */
-export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/**
+ * A response body past the limit (see lib/env/limits.ts: 8 × JURY_MAX_REPLY_BYTES, at least 1 MiB) is
+ * refused rather than held in memory. The error is not a network failure: a retry would fetch it again.
+ */
+function tooLarge(limit: number): JuryError {
+  return new JuryError(
+    "reply_too_large",
+    `reply too large: the response passed ${limit} bytes before it ended, cap ${maxReplyBytes()} bytes of text (${MAX_REPLY_BYTES_ENV})`,
+  );
+}
+
+/**
+ * The built-in fetch for what keepAliveFetch does not handle, and for the built-in providers: the body
+ * read up to the size limit, and a redirect returned as the 3xx it is (an error, not retried) rather
+ * than followed, so no key header goes on to another URL.
+ */
+export const guardedFetch: typeof fetch = async (input, init) => {
+  const res = await fetch(input, { ...init, redirect: "manual" });
+  if (!res.body) return res;
+  const limit = maxResponseBodyBytes();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) throw tooLarge(limit);
+      chunks.push(value);
+    }
+  } catch (err) {
+    await reader.cancel().catch(() => {});
+    if (init?.signal?.aborted) throw init.signal.reason ?? err;
+    throw err instanceof JuryError ? err : failed(err);
+  }
+  return new Response(NO_BODY.has(res.status) ? null : Buffer.concat(chunks, size), {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
+};
 
 const NO_BODY = new Set([101, 204, 205, 304]);
 
@@ -39,10 +81,10 @@ export const keepAliveFetch: typeof fetch = (input, init) => {
   const body = init?.body;
   const plain = typeof input === "string" || input instanceof URL;
   if (!plain || (body != null && typeof body !== "string" && !(body instanceof Uint8Array))) {
-    return fetch(input, init);
+    return guardedFetch(input, init);
   }
   const url = new URL(input);
-  if (url.protocol !== "http:" && url.protocol !== "https:") return fetch(input, init);
+  if (url.protocol !== "http:" && url.protocol !== "https:") return guardedFetch(input, init);
   const signal = init?.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(signal.reason);
 
@@ -66,10 +108,11 @@ export const keepAliveFetch: typeof fetch = (input, init) => {
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
+        const limit = maxResponseBodyBytes();
         res.on("data", (c: Buffer) => {
           size += c.length;
-          if (size > MAX_RESPONSE_BYTES) {
-            settle(() => reject(failed(new Error(`response over ${MAX_RESPONSE_BYTES} bytes`))));
+          if (size > limit) {
+            settle(() => reject(tooLarge(limit)));
             req.destroy();
           } else chunks.push(c);
         });

@@ -15,7 +15,7 @@ import type { RunStatus, Task } from "@/db/schema";
 import type { CaseInput, LlmCriterion } from "../criteria/definition";
 import type { CriteriaRegistry } from "../criteria/registry";
 import { errorMessage } from "../errors";
-import { callModel } from "../judging/call-model";
+import { callModel, partialReply } from "../judging/call-model";
 import { parseJsonLoose, parseJudgment } from "../judging/parse-json";
 import { buildJudgePrompt, type JudgeRequest } from "../judging/prompt";
 import { getOrInsert } from "../map-utils";
@@ -223,7 +223,8 @@ export async function executeRun(db: Db, runId: string, opts: ExecuteOptions): P
       );
     } catch (err) {
       if (controller.signal.aborted) return; // left pending: a resume picks it up
-      finish(task, { ...empty, error: errorMessage(err) });
+      // a reply over the size cap is stored once, cut to the cap, as this sample's error
+      finish(task, { ...empty, ...partialReply(err), error: errorMessage(err) });
     }
   };
 
