@@ -3,12 +3,13 @@ import { KeyStatus } from "@/components/settings/key-status";
 import { SettingsForm } from "@/components/settings/settings-form";
 import { Card, PageTitle } from "@/components/ui/card";
 import { getDb } from "@/db/client";
+import { presentEndpointKeys } from "@/lib/env/secrets";
 import { keyPresence } from "@/lib/providers/get-model";
-import { readSettings } from "@/lib/settings/store";
+import { readStoredSettings } from "@/lib/settings/store";
 
 export default async function SettingsPage() {
   await connection();
-  const settings = readSettings(getDb());
+  const { settings, problems } = readStoredSettings(getDb());
   const endpointKeys = settings.endpoints.flatMap((e) => (e.apiKeyEnv ? [e.apiKeyEnv] : []));
   const keys = [
     ...keyPresence(),
@@ -21,7 +22,7 @@ export default async function SettingsPage() {
         <KeyStatus keys={keys} />
       </Card>
       <Card>
-        <SettingsForm initial={settings} />
+        <SettingsForm initial={settings} presentKeys={presentEndpointKeys()} storedProblems={problems} />
       </Card>
     </div>
   );

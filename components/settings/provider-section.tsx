@@ -1,7 +1,8 @@
 "use client";
 
-import { builtinProviderIds, type Settings } from "@/lib/settings/schema";
-import { ModelList, TextField, Toggle } from "./fields";
+import { endpointKeyEnv } from "@/lib/env/secrets";
+import { builtinProviderIds, type CustomEndpoint, type Settings } from "@/lib/settings/schema";
+import { FieldError, ModelList, TextField, Toggle } from "./fields";
 
 const providerLabels: Record<(typeof builtinProviderIds)[number], string> = {
   openai: "OpenAI",
@@ -16,9 +17,11 @@ type Props = {
   set: (path: string, v: unknown) => void;
   err: (path: string) => string | undefined;
   showEndpoints?: boolean;
+  /** names of the `JURY_*_API_KEY` variables set in the server's environment (never values) */
+  presentKeys?: readonly string[];
 };
 
-export function ProviderSection({ value, set, err, showEndpoints = true }: Props) {
+export function ProviderSection({ value, set, err, showEndpoints = true, presentKeys = [] }: Props) {
   return (
     <fieldset className="space-y-3">
       <legend className="mb-2 text-sm font-semibold">Judge providers</legend>
@@ -51,19 +54,59 @@ export function ProviderSection({ value, set, err, showEndpoints = true }: Props
           </div>
         ))}
       </div>
-      {showEndpoints && <EndpointList value={value} set={set} err={err} />}
+      {showEndpoints && <EndpointList value={value} set={set} err={err} presentKeys={presentKeys} />}
     </fieldset>
   );
 }
 
-function EndpointList({ value, set, err }: Props) {
+const NAME = /^[a-z][a-z0-9-]{0,31}$/;
+
+/**
+ * Which key goes where: "sends $JURY_FOO_API_KEY (set) to https://…", so that changing a base URL
+ * shows whose key it will receive.
+ */
+function KeyDestination({
+  e,
+  presentKeys,
+  id,
+}: {
+  e: CustomEndpoint;
+  presentKeys: readonly string[];
+  id: string;
+}) {
+  const url = e.baseUrl.trim() || "(no base URL yet)";
+  if (!e.apiKeyEnv)
+    return (
+      <p className="text-xs text-zinc-600" data-testid={id}>
+        sends no key to <code className="break-all">{url}</code>
+      </p>
+    );
+  if (!NAME.test(e.name.trim()))
+    return (
+      <p className="text-xs text-zinc-600" data-testid={id}>
+        sends JURY_&lt;NAME&gt;_API_KEY to <code className="break-all">{url}</code> (name the endpoint first)
+      </p>
+    );
+  const keyVar = endpointKeyEnv(e.name);
+  const set = presentKeys.includes(keyVar);
+  return (
+    <p className="text-xs text-zinc-600" data-testid={id}>
+      sends <code>${keyVar}</code>{" "}
+      <span className={set ? "text-green-700" : "text-amber-700"}>({set ? "set" : "not set"})</span> to{" "}
+      <code className="break-all">{url}</code>
+    </p>
+  );
+}
+
+function EndpointList({ value, set, err, presentKeys = [] }: Props) {
   const endpoints = value.endpoints;
   return (
     <div className="space-y-2">
       <h3 className="text-sm font-medium">Named OpenAI-compatible endpoints</h3>
       <p className="text-xs text-zinc-500">
         Ollama, vLLM, LM Studio, llama.cpp server, OpenRouter… Judges are then named <code>name:model</code>.
-        The key stays in the environment: give the name of the variable that holds it.
+        The key stays in the environment: an endpoint named <code>foo-bar</code> can only send{" "}
+        <code>JURY_FOO_BAR_API_KEY</code>, and only to its own base URL.
       </p>
       {endpoints.length === 0 && <p className="text-xs text-zinc-500">No endpoints yet.</p>}
       {endpoints.map((e, i) => (
@@ -74,7 +117,10 @@ function EndpointList({ value, set, err }: Props) {
             label="Name"
             value={e.name}
             error={err(`endpoints.${i}.name`)}
-            onChange={(v) => set(`endpoints.${i}.name`, v)}
+            // the key variable follows the name: it is always the endpoint's own
+            onChange={(v) =>
+              set(`endpoints.${i}`, { ...e, name: v, apiKeyEnv: e.apiKeyEnv ? endpointKeyEnv(v) : "" })
+            }
           />
           <TextField
             id={`endpoints.${i}.baseUrl`}
@@ -84,13 +130,23 @@ function EndpointList({ value, set, err }: Props) {
             error={err(`endpoints.${i}.baseUrl`)}
             onChange={(v) => set(`endpoints.${i}.baseUrl`, v)}
           />
-          <TextField
-            id={`endpoints.${i}.apiKeyEnv`}
-            label="Env var with the key (optional)"
-            value={e.apiKeyEnv ?? ""}
-            error={err(`endpoints.${i}.apiKeyEnv`)}
-            onChange={(v) => set(`endpoints.${i}.apiKeyEnv`, v)}
-          />
+          <div>
+            <Toggle
+              id={`endpoints.${i}.apiKeyEnv`}
+              label={
+                <span className="text-xs">
+                  sends a key (
+                  <code>{NAME.test(e.name.trim()) ? endpointKeyEnv(e.name) : "JURY_<NAME>_API_KEY"}</code>)
+                </span>
+              }
+              checked={Boolean(e.apiKeyEnv)}
+              onChange={(v) => set(`endpoints.${i}.apiKeyEnv`, v ? endpointKeyEnv(e.name) : "")}
+            />
+            <FieldError id={`endpoints.${i}.apiKeyEnv`} error={err(`endpoints.${i}.apiKeyEnv`)} />
+          </div>
+          <div className="sm:col-span-3">
+            <KeyDestination e={e} presentKeys={presentKeys} id={`endpoints.${i}.sends`} />
+          </div>
           <div className="sm:col-span-2">
             <ModelList
               id={`endpoints.${i}.models`}

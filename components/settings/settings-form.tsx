@@ -17,6 +17,10 @@ type Props = {
   /** called on every edit, so a caller can show estimates that follow the form */
   onDraftChange?: (draft: Settings) => void;
   onSaved?: () => void;
+  /** names of the `JURY_*_API_KEY` variables that are set, for "sends $JURY_FOO_API_KEY (set) to …" */
+  presentKeys?: readonly string[];
+  /** what in the stored settings did not validate, shown at the fields until the next save */
+  storedProblems?: Record<string, string>;
 };
 
 export function SettingsForm({
@@ -24,6 +28,8 @@ export function SettingsForm({
   sections = ["providers", "judging", "memoryJudge", "prices"],
   onDraftChange,
   onSaved,
+  presentKeys,
+  storedProblems = {},
 }: Props) {
   const [draft, setDraft] = useState<Settings>(initial);
   const [state, action, pending] = useActionState<SaveSettingsState, FormData>(saveSettings, null);
@@ -42,14 +48,27 @@ export function SettingsForm({
     setDirty(true);
     onDraftChange?.(next);
   };
-  const fieldErrors = state && !state.ok ? state.fieldErrors : {};
+  const fieldErrors = state ? (state.ok ? {} : state.fieldErrors) : storedProblems;
+  const nStored = Object.keys(storedProblems).length;
   const err = (path: string) => fieldErrors[path];
 
   return (
     <form action={action} className="space-y-6" data-testid="settings-form">
+      {!state && nStored > 0 && (
+        <p role="alert" data-testid="settings-stored-problems" className="text-sm text-amber-800">
+          The stored settings have {nStored} value{nStored === 1 ? "" : "s"} this version does not accept
+          (shown at the field{nStored === 1 ? "" : "s"}); they are not used. Save to replace them.
+        </p>
+      )}
       <input type="hidden" name="payload" value={JSON.stringify(draft)} />
       {sections.includes("providers") && (
-        <ProviderSection value={draft} set={set} err={err} showEndpoints={sections.length > 2} />
+        <ProviderSection
+          value={draft}
+          set={set}
+          err={err}
+          showEndpoints={sections.length > 2}
+          presentKeys={presentKeys}
+        />
       )}
       {sections.includes("judging") && <JudgingSection value={draft} set={set} err={err} />}
       {sections.includes("memoryJudge") && <MemoryJudgeSection value={draft} set={set} err={err} />}

@@ -5,6 +5,7 @@ import { getRunById, getRunCases, getRunProgress, getRunResults } from "@/db/que
 import type { RunOptions } from "@/db/schema";
 import { loadProjectCriteria } from "../criteria/load";
 import { JuryError } from "../errors";
+import { budgetWarningText } from "../judging/prompt";
 import { executeRun } from "../runs/execute-run";
 import { createRun } from "../runs/plan-run";
 import { enabledJudges } from "../settings/schema";
@@ -85,7 +86,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
       concurrency: num("concurrency", values.concurrency, 1, 256, true) ?? settings.judging.concurrency,
       noCache: Boolean(values["no-cache"]),
     };
-    runId = await createRun(db, loadSuite(path.resolve(dir)), registry, options);
+    runId = await createRun(db, loadSuite(path.resolve(dir)), registry, options, (warnings) => {
+      for (const w of warnings) process.stderr.write(`warning: ${budgetWarningText(w)}\n`);
+    });
   }
 
   const controller = new AbortController();

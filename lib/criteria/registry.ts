@@ -1,8 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
-import { JuryError } from "../errors";
-import { readUtf8File } from "../read-text";
+import { jsonSyntaxError, readTextFileSafe } from "../read-text";
 import { type Criterion, criterionSchema, type DeterministicFn } from "./definition";
 
 export type LoadedCriterion = Criterion & { folder: string; fn?: DeterministicFn; readme?: string };
@@ -34,14 +33,20 @@ export function loadCriteria(dir: string, logic: Record<string, Record<string, u
       fail("definition.json", "missing");
       continue;
     }
+    let text: string;
+    try {
+      // inside the criteria folder (symlinks resolved), a regular file within the size limit
+      text = readTextFileSafe(file, { root: dir });
+    } catch (err) {
+      fail("definition.json", (err as Error).message);
+      continue;
+    }
     let json: unknown;
     try {
-      json = JSON.parse(readUtf8File(file));
-    } catch (err) {
-      fail(
-        "definition.json",
-        err instanceof JuryError ? err.message : `invalid JSON: ${(err as Error).message}`,
-      );
+      json = JSON.parse(text);
+    } catch {
+      // line and column only: never the file's text
+      fail("definition.json", `invalid JSON ${jsonSyntaxError(text)}`);
       continue;
     }
     const parsed = criterionSchema.safeParse(json);
@@ -67,7 +72,15 @@ export function loadCriteria(dir: string, logic: Record<string, Record<string, u
       fn = candidate as DeterministicFn;
     }
     const readmePath = path.join(folder, "README.md");
-    const readme = fs.existsSync(readmePath) ? fs.readFileSync(readmePath, "utf8") : undefined;
+    let readme: string | undefined;
+    if (fs.existsSync(readmePath)) {
+      try {
+        readme = readTextFileSafe(readmePath, { root: dir });
+      } catch (err) {
+        fail("README.md", (err as Error).message);
+        continue;
+      }
+    }
     criteria.set(def.id, { ...def, folder, fn, readme });
   }
   errors.sort((a, b) => a.folder.localeCompare(b.folder));

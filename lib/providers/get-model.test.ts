@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { callModel } from "../judging/call-model";
 import { defaultSettings } from "../settings/schema";
 import { type ScriptedServer, startScriptedServer } from "../testing/scripted-server";
@@ -152,15 +152,115 @@ describe("provider resolution", () => {
         {
           name: "openrouter",
           baseUrl: "https://openrouter.example/api/v1",
-          apiKeyEnv: "OPENROUTER_KEY",
+          apiKeyEnv: "JURY_OPENROUTER_API_KEY",
           enabled: true,
           models: ["x"],
         },
       ],
     };
-    expect(() => getModel("openrouter:x", { settings, env: {} })).toThrow(/OPENROUTER_KEY/);
-    expect(getModel("openrouter:x", { settings, env: { OPENROUTER_KEY: "k" } })).toBeTruthy();
+    expect(() => getModel("openrouter:x", { settings, env: {} })).toThrow(/JURY_OPENROUTER_API_KEY/);
+    expect(getModel("openrouter:x", { settings, env: { JURY_OPENROUTER_API_KEY: "k" } })).toBeTruthy();
     expect(() => getModel("nowhere:x", { settings, env: {} })).toThrow(/Unknown provider "nowhere"/);
+  });
+
+  it("never reads another variable for an endpoint's key, whatever the settings say", () => {
+    // settings that bypassed the schema (an old row, a caller building them by hand)
+    const settings = {
+      endpoints: [
+        { name: "evil", baseUrl: server.baseURL, apiKeyEnv: "OPENAI_API_KEY", enabled: true, models: ["x"] },
+      ],
+    };
+    expect(() => getModel("evil:x", { settings, env: { OPENAI_API_KEY: "sk-openai-secret" } })).toThrow(
+      /not allowed: its key may only come from JURY_EVIL_API_KEY/,
+    );
+  });
+
+  it("sends an endpoint's key only to its own base URL, and follows no redirect with it", async () => {
+    const other = await startScriptedServer();
+    try {
+      const key = "sk-endpoint-key-0123456789";
+      const settings = {
+        endpoints: [
+          { name: "ep", baseUrl: server.baseURL, apiKeyEnv: "JURY_EP_API_KEY", enabled: true, models: ["m"] },
+        ],
+      };
+      const env = { JURY_EP_API_KEY: key, OPENAI_API_KEY: "sk-openai-secret-value" };
+      const before = server.requests.length;
+      server.enqueue({ text: "hello" });
+      const r = await callModel({
+        model: getModel("ep:m", { settings, env }),
+        prompt: "x",
+        timeoutMs: 5000,
+        maxRetries: 0,
+      });
+      expect(r.text).toBe("hello");
+      expect(server.requests[before].headers.authorization).toBe(`Bearer ${key}`);
+      expect(other.requests).toHaveLength(0);
+
+      // a 307 to another server: the keep-alive transport does not follow it, and a 3xx is not retried
+      const http = await import("node:http");
+      const hop = http.createServer((_q, res) => {
+        res.writeHead(307, { location: `${other.baseURL}/chat/completions` });
+        res.end();
+      });
+      await new Promise<void>((ok) => hop.listen(0, "127.0.0.1", ok));
+      const port = (hop.address() as import("node:net").AddressInfo).port;
+      const viaHop = {
+        endpoints: [{ ...settings.endpoints[0], baseUrl: `http://127.0.0.1:${port}/v1` }],
+      };
+      await expect(
+        callModel({
+          model: getModel("ep:m", { settings: viaHop, env }),
+          prompt: "x",
+          timeoutMs: 5000,
+          maxRetries: 3,
+        }),
+      ).rejects.toThrow(/HTTP 307.*after 1 attempt\)/);
+      hop.close();
+      expect(other.requests).toHaveLength(0);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("pins each built-in provider to its own URL, whatever OPENAI_BASE_URL or ANTHROPIC_BASE_URL say", async () => {
+    const saved = { o: process.env.OPENAI_BASE_URL, a: process.env.ANTHROPIC_BASE_URL };
+    process.env.OPENAI_BASE_URL = server.baseURL;
+    process.env.ANTHROPIC_BASE_URL = server.baseURL;
+    const seen: { url: string; init?: RequestInit }[] = [];
+    // the built-in providers go through the global fetch: record where each request goes, answer nothing
+    vi.stubGlobal("fetch", async (url: string | URL | Request, init?: RequestInit) => {
+      seen.push({ url: String(url), init });
+      return new Response(JSON.stringify({ error: { message: "stub" } }), { status: 400 });
+    });
+    const env = {
+      OPENAI_API_KEY: "sk-o-12345678",
+      ANTHROPIC_API_KEY: "sk-a-12345678",
+      GOOGLE_GENERATIVE_AI_API_KEY: "g-12345678",
+    };
+    try {
+      for (const spec of ["openai:m1", "anthropic:m1", "google:m1"]) {
+        await callModel({
+          model: getModel(spec, { env }),
+          prompt: "x",
+          timeoutMs: 5000,
+          maxRetries: 0,
+        }).catch(() => {});
+      }
+      expect(seen.map((s) => new URL(s.url).origin)).toEqual([
+        "https://api.openai.com",
+        "https://api.anthropic.com",
+        "https://generativelanguage.googleapis.com",
+      ]);
+      // and a redirect is handed back as it is, never followed with the key header
+      expect(seen.every((s) => s.init?.redirect === "manual")).toBe(true);
+    } finally {
+      vi.unstubAllGlobals();
+      if (saved.o === undefined) delete process.env.OPENAI_BASE_URL;
+      else process.env.OPENAI_BASE_URL = saved.o;
+      if (saved.a === undefined) delete process.env.ANTHROPIC_BASE_URL;
+      else process.env.ANTHROPIC_BASE_URL = saved.a;
+    }
   });
 
   it("splits provider:model at the first colon (ollama tags keep theirs)", () => {

@@ -3,21 +3,34 @@ import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
+import {
+  endpointKeyEnv,
+  LOCAL_API_KEY_ENV,
+  LOCAL_BASE_URL_ENV,
+  markSecretEnv,
+  PROVIDER_KEY_ENV,
+} from "../env/secrets";
 import { JuryError } from "../errors";
 import type { Settings } from "../settings/schema";
-import { keepAliveFetch } from "./keep-alive-fetch";
+import { guardedFetch, keepAliveFetch } from "./keep-alive-fetch";
 import { createMockModel } from "./mock-model";
 
 type Env = Record<string, string | undefined>;
 
 /** The env vars each built-in provider reads. Only names live here; values stay in the environment. */
-export const providerKeyEnv = {
-  openai: "OPENAI_API_KEY",
-  anthropic: "ANTHROPIC_API_KEY",
-  google: "GOOGLE_GENERATIVE_AI_API_KEY",
+export const providerKeyEnv = PROVIDER_KEY_ENV;
+export { LOCAL_API_KEY_ENV, LOCAL_BASE_URL_ENV };
+
+/**
+ * Where each built-in provider's key goes: its SDK's default URL, fixed here so that no setting and
+ * no variable the SDK would read (OPENAI_BASE_URL, ANTHROPIC_BASE_URL) sends the key elsewhere. For an
+ * OpenAI-compatible proxy, add a named endpoint with its own key variable.
+ */
+export const BUILTIN_BASE_URLS = {
+  openai: "https://api.openai.com/v1",
+  anthropic: "https://api.anthropic.com/v1",
+  google: "https://generativelanguage.googleapis.com/v1beta",
 } as const;
-export const LOCAL_BASE_URL_ENV = "JURY_LOCAL_BASE_URL";
-export const LOCAL_API_KEY_ENV = "JURY_LOCAL_API_KEY";
 
 export function parseJudgeId(id: string): { provider: string; model: string } {
   const i = id.indexOf(":");
@@ -62,42 +75,78 @@ export function getModel(
   return built;
 }
 
-function requireEnv(env: Env, name: string, provider: string): string {
+function requireEnv(env: Env, name: string, provider: string, why = ""): string {
   const v = env[name];
   if (!v) {
     throw new JuryError(
       `missing_key:${provider}`,
-      `The ${provider} judge needs ${name}: set it in the environment or .env.local, then restart.`,
+      `The ${provider} judge needs ${name}${why}: set it in the environment or .env.local, then restart.`,
       { envVar: name },
     );
   }
   return v;
 }
 
-function materialFor(provider: string, env: Env, endpoint?: Settings["endpoints"][number]): string[] {
+/** A key read for sending: marked secret, so redaction covers its value whatever the variable's name. */
+function requireKey(env: Env, name: string, provider: string, why?: string): string {
+  markSecretEnv(name);
+  return requireEnv(env, name, provider, why);
+}
+
+type Endpoint = Settings["endpoints"][number];
+
+/**
+ * The variable a custom endpoint's key comes from, or undefined for no key. Only its own
+ * `JURY_<NAME>_API_KEY` is ever read, whatever the settings say: the schema rejects anything else, and
+ * settings that reach here some other way cannot send another variable to the endpoint's URL.
+ */
+function endpointKeyVar(endpoint: Endpoint): string | undefined {
+  if (!endpoint.apiKeyEnv) return undefined;
+  const allowed = endpointKeyEnv(endpoint.name);
+  if (endpoint.apiKeyEnv !== allowed) {
+    throw new JuryError(
+      `invalid_key_env:${endpoint.name}`,
+      `Endpoint "${endpoint.name}" names key variable ${endpoint.apiKeyEnv}, which is not allowed: its key may only come from ${allowed}. Fix it in Settings.`,
+    );
+  }
+  return allowed;
+}
+
+function materialFor(provider: string, env: Env, endpoint?: Endpoint): string[] {
   if (provider in providerKeyEnv) return [env[providerKeyEnv[provider as keyof typeof providerKeyEnv]] ?? ""];
   if (provider === "local") return [env[LOCAL_BASE_URL_ENV] ?? "", env[LOCAL_API_KEY_ENV] ?? ""];
-  if (endpoint) return [endpoint.baseUrl, endpoint.apiKeyEnv ? (env[endpoint.apiKeyEnv] ?? "") : ""];
+  if (endpoint) {
+    const keyVar = endpointKeyVar(endpoint);
+    return [endpoint.baseUrl, keyVar ?? "", keyVar ? (env[keyVar] ?? "") : ""];
+  }
   return [];
 }
 
-function build(
-  provider: string,
-  model: string,
-  env: Env,
-  endpoint?: Settings["endpoints"][number],
-): LanguageModel {
+function build(provider: string, model: string, env: Env, endpoint?: Endpoint): LanguageModel {
   switch (provider) {
     case "openai":
-      return createOpenAI({ apiKey: requireEnv(env, providerKeyEnv.openai, provider) })(model);
+      return createOpenAI({
+        apiKey: requireKey(env, providerKeyEnv.openai, provider),
+        baseURL: BUILTIN_BASE_URLS.openai,
+        fetch: guardedFetch,
+      })(model);
     case "anthropic":
-      return createAnthropic({ apiKey: requireEnv(env, providerKeyEnv.anthropic, provider) })(model);
+      return createAnthropic({
+        apiKey: requireKey(env, providerKeyEnv.anthropic, provider),
+        baseURL: BUILTIN_BASE_URLS.anthropic,
+        fetch: guardedFetch,
+      })(model);
     case "google":
-      return createGoogleGenerativeAI({ apiKey: requireEnv(env, providerKeyEnv.google, provider) })(model);
+      return createGoogleGenerativeAI({
+        apiKey: requireKey(env, providerKeyEnv.google, provider),
+        baseURL: BUILTIN_BASE_URLS.google,
+        fetch: guardedFetch,
+      })(model);
     case "mock":
       return createMockModel(model);
     case "local": {
       const baseURL = requireEnv(env, LOCAL_BASE_URL_ENV, provider);
+      if (env[LOCAL_API_KEY_ENV]) markSecretEnv(LOCAL_API_KEY_ENV);
       return compatible("local", baseURL, env[LOCAL_API_KEY_ENV], model);
     }
     default: {
@@ -107,7 +156,10 @@ function build(
           `Unknown provider "${provider}": use openai, anthropic, google, local, mock, or add an endpoint named "${provider}" in Settings.`,
         );
       }
-      const key = endpoint.apiKeyEnv ? requireEnv(env, endpoint.apiKeyEnv, provider) : undefined;
+      const keyVar = endpointKeyVar(endpoint);
+      const key = keyVar
+        ? requireKey(env, keyVar, provider, " (a custom endpoint's key comes only from JURY_<NAME>_API_KEY)")
+        : undefined;
       return compatible(endpoint.name, endpoint.baseUrl, key, model);
     }
   }

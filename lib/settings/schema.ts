@@ -1,11 +1,8 @@
 import { z } from "zod";
+import { endpointKeyEnv, secretOwner } from "../env/secrets";
 import { MEMORY_JUDGE_DEFAULTS as D, MEMORY_JUDGE_LIMITS as L } from "./memory-judge-defaults";
 
 const modelId = z.string().trim().min(1, "Model id cannot be empty").max(200);
-const envVarName = z
-  .string()
-  .trim()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "Must be an environment variable name, like OPENROUTER_API_KEY");
 
 export const builtinProviderIds = ["openai", "anthropic", "google", "local", "mock"] as const;
 export type BuiltinProviderId = (typeof builtinProviderIds)[number];
@@ -15,20 +12,51 @@ const providerToggle = z.object({
   models: z.array(modelId).max(50),
 });
 
-export const customEndpointSchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .regex(/^[a-z][a-z0-9-]{0,31}$/, "Lowercase letters, digits and dashes, starting with a letter")
-    .refine(
-      (n) => !(builtinProviderIds as readonly string[]).includes(n),
-      "This name is taken by a built-in provider",
-    ),
-  baseUrl: z.url({ protocol: /^https?$/, error: "Must be an http(s) URL, like http://127.0.0.1:11434/v1" }),
-  apiKeyEnv: envVarName.optional().or(z.literal("").transform(() => undefined)),
-  enabled: z.boolean(),
-  models: z.array(modelId).max(50),
-});
+const endpointName = z
+  .string()
+  .trim()
+  .regex(/^[a-z][a-z0-9-]{0,31}$/, "Lowercase letters, digits and dashes, starting with a letter")
+  .refine(
+    (n) => !(builtinProviderIds as readonly string[]).includes(n),
+    "This name is taken by a built-in provider",
+  );
+
+/**
+ * Why a custom endpoint may not take its key from `value`, or undefined when it may. The only
+ * allowed variable is the endpoint's own `JURY_<NAME>_API_KEY`: a dashboard request must never
+ * be able to send another provider's key, the access token or any other variable to a URL of
+ * its choosing.
+ */
+export function endpointKeyEnvProblem(name: string, value: string): string | undefined {
+  const allowed = endpointKeyEnv(name);
+  if (value === allowed) return undefined;
+  const owner = secretOwner(value);
+  return `Key variable ${JSON.stringify(value)} is not allowed${owner ? ` (it is ${owner})` : ""}: endpoint "${name}" may only send ${allowed}, or no key.`;
+}
+
+/**
+ * A named OpenAI-compatible endpoint. `apiKeyEnv` is empty (no key) or exactly `JURY_<NAME>_API_KEY`
+ * (see lib/env/secrets.ts): the field stays a variable name so stored settings keep their shape,
+ * and any other name, including one an older version accepted, fails validation here.
+ */
+export const customEndpointSchema = z
+  .object({
+    name: endpointName,
+    baseUrl: z.url({ protocol: /^https?$/, error: "Must be an http(s) URL, like http://127.0.0.1:11434/v1" }),
+    apiKeyEnv: z
+      .string()
+      .trim()
+      .max(200)
+      .optional()
+      .transform((v) => v || undefined),
+    enabled: z.boolean(),
+    models: z.array(modelId).max(50),
+  })
+  .superRefine((e, ctx) => {
+    if (e.apiKeyEnv === undefined) return;
+    const problem = endpointKeyEnvProblem(e.name, e.apiKeyEnv);
+    if (problem) ctx.addIssue({ code: "custom", path: ["apiKeyEnv"], message: problem });
+  });
 
 const verification = z.enum(["strict", "lenient"]);
 
@@ -69,7 +97,21 @@ export const settingsSchema = z.object({
     local: providerToggle,
     mock: providerToggle,
   }),
-  endpoints: z.array(customEndpointSchema).max(20),
+  endpoints: z
+    .array(customEndpointSchema)
+    .max(20)
+    .superRefine((list, ctx) => {
+      const seen = new Set<string>();
+      list.forEach((e, i) => {
+        if (seen.has(e.name))
+          ctx.addIssue({
+            code: "custom",
+            path: [i, "name"],
+            message: `Another endpoint is named "${e.name}"`,
+          });
+        seen.add(e.name);
+      });
+    }),
   judging: z.object({
     samples: z.int("N must be a whole number").min(1, "N must be at least 1").max(10, "N must be at most 10"),
     temperature: z.number().min(0, "Temperature must be ≥ 0").max(2, "Temperature must be ≤ 2"),
