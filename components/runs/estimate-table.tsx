@@ -1,4 +1,5 @@
 import { TableHead } from "@/components/ui/table-head";
+import { budgetWarningText } from "@/lib/judging/budget";
 import { ASSUMED_LATENCY_MS, estimateRun, type SuiteSummary } from "@/lib/runs/estimate";
 
 type Props = {
@@ -19,6 +20,7 @@ export function EstimateTable({ suite, judges, n, prices, concurrency, latencyMs
     .filter((x) => x >= 1 && x <= 10)
     .sort((a, b) => a - b);
   const measured = judges.filter((j) => latencyMsByJudge[j] !== undefined);
+  const { warnings } = estimateRun(suite, judges, 1, prices, concurrency);
   return (
     <div data-testid="estimate" className="mb-4 text-sm">
       <table className="w-full text-left tabular-nums">
@@ -56,6 +58,20 @@ export function EstimateTable({ suite, judges, n, prices, concurrency, latencyMs
         {estimateRun(suite, judges, 1, prices, concurrency).unpricedJudges.length > 0 &&
           ` No price for ${estimateRun(suite, judges, 1, prices, concurrency).unpricedJudges.join(", ")}: add one in Settings.`}
       </p>
+      {warnings.length > 0 && (
+        <div data-testid="estimate-warnings" className="mt-1 text-xs text-amber-700">
+          <p>
+            {warnings.length} case field{warnings.length === 1 ? " is" : "s are"} over the per-field budget
+            and will be sent cut, with a truncation marker:
+          </p>
+          <ul className="list-disc pl-5">
+            {warnings.slice(0, 5).map((w) => (
+              <li key={`${w.caseId}|${w.field}`}>{budgetWarningText(w)}</li>
+            ))}
+            {warnings.length > 5 && <li>and {warnings.length - 5} more</li>}
+          </ul>
+        </div>
+      )}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { JuryError } from "../errors";
+import { UNSAFE_FILE } from "../read-text";
 
 const VERSION = "0.1.0";
 
@@ -74,6 +75,7 @@ export async function main(argv: string[]): Promise<number> {
     return await command(argv.slice(argv.indexOf(name) + 1));
   } catch (err) {
     process.stderr.write(`jury ${name}: ${err instanceof Error ? err.message : String(err)}\n`);
-    return err instanceof JuryError && err.code === "usage" ? 2 : 1;
+    // 2: bad options, or a file Jury refuses to read (outside its folder, not a regular file, too big)
+    return err instanceof JuryError && (err.code === "usage" || err.code === UNSAFE_FILE) ? 2 : 1;
   }
 }

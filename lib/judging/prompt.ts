@@ -1,4 +1,14 @@
 import type { CaseInput, LlmCriterion } from "../criteria/definition";
+import { JuryError } from "../errors";
+import { type BudgetWarning, DEFAULT_MAX_FIELD_CHARS, MAX_FIELD_CHARS_ENV, truncateField } from "./budget";
+
+export {
+  type BudgetWarning,
+  budgetWarningText,
+  DEFAULT_MAX_FIELD_CHARS,
+  MAX_FIELD_CHARS_ENV,
+  truncateField,
+} from "./budget";
 
 export const JUDGE_SYSTEM_PROMPT = [
   "You are a careful evaluation judge.",
@@ -28,26 +38,72 @@ export function responseJsonSchema(c: LlmCriterion): Record<string, unknown> {
   return s;
 }
 
-/** The judge prompt: the criterion's template, the hint, then the case's input and output as data. */
+/** JURY_MAX_FIELD_CHARS, or 50,000. */
+export function maxFieldChars(): number {
+  const raw = process.env[MAX_FIELD_CHARS_ENV]?.trim();
+  if (!raw) return DEFAULT_MAX_FIELD_CHARS;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 1000)
+    throw new JuryError(
+      "usage",
+      `${MAX_FIELD_CHARS_ENV} must be a whole number of characters, at least 1000, got "${raw}"`,
+    );
+  return n;
+}
+
+/** The case fields a judge is sent, as text, by the name used in warnings. */
+function caseFields(input: CaseInput, output: string, hint?: string): [string, string][] {
+  const fields: [string, string | undefined][] = [
+    ["hint", hint],
+    ["prompt", input.prompt],
+    [
+      "profile",
+      input.profile === undefined
+        ? undefined
+        : typeof input.profile === "string"
+          ? input.profile
+          : JSON.stringify(input.profile, null, 2),
+    ],
+    ["context", input.context],
+    ["reference", input.reference],
+    ["output", output],
+  ];
+  return fields.filter((f): f is [string, string] => typeof f[1] === "string");
+}
+
+/** The fields of one case that are over the budget. */
+export function oversizeFields(
+  caseId: string,
+  input: CaseInput,
+  output: string,
+  hint?: string,
+  budget = maxFieldChars(),
+): BudgetWarning[] {
+  return caseFields(input, output, hint)
+    .filter(([, text]) => text.length > budget)
+    .map(([field, text]) => ({ caseId, field, chars: text.length, budget }));
+}
+
+/**
+ * The judge prompt: the criterion's template, the hint, then the case's input and output as data.
+ * Each case field is cut to the budget (JURY_MAX_FIELD_CHARS) with a visible marker.
+ */
 export function buildJudgePrompt(
   c: LlmCriterion,
   input: CaseInput,
   output: string,
   hint?: string,
+  budget = maxFieldChars(),
 ): JudgeRequest {
+  const f = Object.fromEntries(
+    caseFields(input, output, hint).map(([name, text]) => [name, truncateField(text, budget)]),
+  );
   const parts = [c.prompt_template];
-  if (hint) parts.push(`Evaluation focus: ${hint}`);
-  if (input.prompt) parts.push(dataBlock("user_prompt", input.prompt));
-  if (input.profile !== undefined) {
-    parts.push(
-      dataBlock(
-        "profile",
-        typeof input.profile === "string" ? input.profile : JSON.stringify(input.profile, null, 2),
-      ),
-    );
-  }
-  if (input.context) parts.push(dataBlock("context", input.context));
-  if (input.reference) parts.push(dataBlock("reference_answer", input.reference));
-  parts.push(dataBlock("output_to_evaluate", output));
+  if (f.hint) parts.push(`Evaluation focus: ${f.hint}`);
+  if (f.prompt) parts.push(dataBlock("user_prompt", f.prompt));
+  if (f.profile !== undefined) parts.push(dataBlock("profile", f.profile));
+  if (f.context) parts.push(dataBlock("context", f.context));
+  if (f.reference) parts.push(dataBlock("reference_answer", f.reference));
+  parts.push(dataBlock("output_to_evaluate", f.output));
   return { system: JUDGE_SYSTEM_PROMPT, prompt: parts.join("\n\n"), schema: responseJsonSchema(c) };
 }

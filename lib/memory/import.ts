@@ -5,7 +5,7 @@ import type { Db } from "@/db/client";
 import { type MemoryInput, upsertMemories } from "@/db/queries/memories";
 import { type Annotation, type StudyQuery, setAnnotations, upsertStudyQueries } from "@/db/queries/study";
 import { JuryError } from "../errors";
-import { readUtf8File } from "../read-text";
+import { jsonSyntaxError, parseJsonText, readTextFileSafe } from "../read-text";
 
 const memoryFileSchema = z.object({
   id: z.string().trim().min(1).max(200),
@@ -21,8 +21,9 @@ const memoryFileSchema = z.object({
 const issuesText = (issues: z.core.$ZodIssue[]) =>
   issues.map((i) => `${i.path.map(String).join(".") || "(root)"}: ${i.message}`).join("; ");
 
-function readText(file: string): string {
-  return readUtf8File(file);
+/** A file of the folder being imported: inside it (symlinks resolved), regular, within the size limit. */
+function readText(file: string, root: string): string {
+  return readTextFileSafe(file, { root, code: "invalid:import" });
 }
 
 function toMemory(v: z.infer<typeof memoryFileSchema>): MemoryInput {
@@ -49,15 +50,7 @@ export function readMemoryFolder(dir: string): MemoryInput[] {
     .filter((n) => n.endsWith(".json"))
     .sort()) {
     const file = path.join(dir, name);
-    let json: unknown;
-    try {
-      json = JSON.parse(readText(file));
-    } catch (err) {
-      throw new JuryError(
-        "invalid:import",
-        err instanceof JuryError ? err.message : `${file}: invalid JSON: ${(err as Error).message}`,
-      );
-    }
+    const json = parseJsonText(readText(file, dir), file, "invalid:import");
     const items = Array.isArray(json) ? json : [json];
     items.forEach((item, i) => {
       const r = memoryFileSchema.safeParse(item);
@@ -77,15 +70,21 @@ export function importMemoryFolder(db: Db, dir: string, collection: string): num
   return upsertMemories(db, collection, readMemoryFolder(dir));
 }
 
-function readJsonl(file: string, schema: z.ZodType, each: (v: never, line: number) => void): void {
-  const lines = readText(file).split("\n");
+function readJsonl(
+  file: string,
+  root: string,
+  schema: z.ZodType,
+  each: (v: never, line: number) => void,
+): void {
+  const lines = readText(file, root).split("\n");
   lines.forEach((line, i) => {
     if (!line.trim()) return;
     let v: unknown;
     try {
       v = JSON.parse(line);
-    } catch (err) {
-      throw new JuryError("invalid:import", `${file}:${i + 1}: invalid JSON: ${(err as Error).message}`);
+    } catch {
+      const where = jsonSyntaxError(line).replace(/^at line 1, /, "at ");
+      throw new JuryError("invalid:import", `${file}:${i + 1}: invalid JSON ${where}`);
     }
     const r = schema.safeParse(v);
     if (!r.success) throw new JuryError("invalid:import", `${file}:${i + 1}: ${issuesText(r.error.issues)}`);
@@ -114,7 +113,7 @@ export function readBeir(dir: string): {
   const memories: MemoryInput[] = [];
   const corpusFile = need("corpus.jsonl");
   const docLine = new Map<string, number>();
-  readJsonl(corpusFile, beirDoc, (d: z.infer<typeof beirDoc>, line: number) => {
+  readJsonl(corpusFile, dir, beirDoc, (d: z.infer<typeof beirDoc>, line: number) => {
     const prev = docLine.get(d._id);
     if (prev)
       throw new JuryError(
@@ -132,7 +131,7 @@ export function readBeir(dir: string): {
   });
   if (memories.length === 0) throw new JuryError("invalid:import", `${corpusFile}: no documents`);
   const queries: StudyQuery[] = [];
-  readJsonl(need("queries.jsonl"), beirQuery, (q: z.infer<typeof beirQuery>) =>
+  readJsonl(need("queries.jsonl"), dir, beirQuery, (q: z.infer<typeof beirQuery>) =>
     queries.push({ queryId: q._id, text: q.text }),
   );
   const qrelsDir = need("qrels");
@@ -143,16 +142,17 @@ export function readBeir(dir: string): {
     .filter((n) => n.endsWith(".tsv"))
     .sort()) {
     const file = path.join(qrelsDir, name);
-    readText(file)
+    readText(file, dir)
       .split("\n")
       .forEach((line, i) => {
         const cols = line.trim().split("\t");
         if (!line.trim() || (i === 0 && cols[0] === "query-id")) return;
         const rel = Number(cols[2]);
         if (cols.length < 3 || !Number.isInteger(rel)) {
+          // names the column count and the score, never the whole line
           throw new JuryError(
             "invalid:import",
-            `${file}:${i + 1}: expected "query-id<TAB>corpus-id<TAB>score", got ${JSON.stringify(line.slice(0, 80))}`,
+            `${file}:${i + 1}: expected "query-id<TAB>corpus-id<TAB>score", got ${cols.length < 3 ? `${cols.length} column${cols.length === 1 ? "" : "s"}` : `score ${JSON.stringify(cols[2].slice(0, 20))}, not a whole number`}`,
           );
         }
         qrels.push({ queryId: cols[0], memoryId: cols[1], relevance: rel, source: "qrels" });
@@ -195,16 +195,9 @@ export function importStudyFolder(
 ): { memories: number; queries: number; qrels: number } {
   const memories = readMemoryFolder(path.join(dir, "memories"));
   const file = path.join(dir, "queries.json");
-  let parsed: z.infer<typeof studyQueriesSchema>;
-  try {
-    const r = studyQueriesSchema.safeParse(JSON.parse(readText(file)));
-    if (!r.success) throw new JuryError("invalid:import", `${file}: ${issuesText(r.error.issues)}`);
-    parsed = r.data;
-  } catch (err) {
-    throw err instanceof JuryError
-      ? err
-      : new JuryError("invalid:import", `${file}: ${(err as Error).message}`);
-  }
+  const r = studyQueriesSchema.safeParse(parseJsonText(readText(file, dir), file, "invalid:import"));
+  if (!r.success) throw new JuryError("invalid:import", `${file}: ${issuesText(r.error.issues)}`);
+  const parsed = r.data;
   const ids = new Set(memories.map((m) => m.memoryId));
   const queries = parsed.map((q) => ({ queryId: q.id, text: q.text }));
   const qrels: Annotation[] = [];

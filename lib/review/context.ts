@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { JuryError } from "../errors";
-import { decodeUtf8 } from "../read-text";
+import { decodeUtf8, readFileSafe } from "../read-text";
 
 export const DIFF_MAX_LINES = 3000;
 export const TEST_OUTPUT_MAX_LINES = 2000;
@@ -30,18 +30,14 @@ export function truncateLines(text: string, max: number, what: string): { text: 
   return { text: `${lines.slice(0, max).join("\n")}\n${note}`, note };
 }
 
+/**
+ * A file named on the command line: any folder (the user chose it), but a regular file within the
+ * size limit, never a FIFO or device, and text.
+ */
 function readFile(file: string, what: string): string {
-  try {
-    const buf = fs.readFileSync(file);
-    if (buf.includes(0)) throw new JuryError("invalid:review", `${what} ${file} is binary`);
-    return decodeUtf8(buf, `${what} ${file}`);
-  } catch (err) {
-    if (err instanceof JuryError) throw err;
-    throw new JuryError(
-      "invalid:review",
-      `${what} ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? err})`,
-    );
-  }
+  const buf = readFileSafe(file, { label: `${what} ${file}`, code: "invalid:review" });
+  if (buf.includes(0)) throw new JuryError("invalid:review", `${what} ${file} is binary`);
+  return decodeUtf8(buf, `${what} ${file}`);
 }
 
 /** `git diff <base>...<head>` of a repository; binary files show as "Binary files differ". */
@@ -70,7 +66,13 @@ export function findConventions(repo: string): string | undefined {
   const parts: string[] = [];
   for (const name of ["CLAUDE.md", "AGENTS.md", ".claude/CLAUDE.md"]) {
     const f = path.join(repo, name);
-    if (fs.existsSync(f)) parts.push(`# ${name}\n${fs.readFileSync(f, "utf8")}`);
+    if (!fs.existsSync(f)) continue;
+    // inside the repository (symlinks resolved), a regular file within the size limit; else skipped
+    try {
+      parts.push(`# ${name}\n${readFileSafe(f, { root: repo }).toString("utf8")}`);
+    } catch (err) {
+      parts.push(`# ${name}\n[not read by Jury: ${(err as Error).message}]`);
+    }
   }
   if (parts.length === 0) return undefined;
   const all = parts.join("\n\n");

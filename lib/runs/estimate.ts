@@ -1,3 +1,5 @@
+import type { BudgetWarning } from "../judging/budget";
+
 export type SuiteSummary = {
   dir: string;
   name: string;
@@ -6,6 +8,8 @@ export type SuiteSummary = {
   deterministicCriteria: number;
   /** mean characters of one judge prompt (template + case), to estimate input tokens */
   meanPromptChars: number;
+  /** case fields over the per-field budget (sent cut, with a truncation marker) */
+  warnings?: BudgetWarning[];
   error?: string;
 };
 
@@ -17,6 +21,8 @@ export type RunEstimate = {
   costUsd: number | null;
   unpricedJudges: string[];
   seconds: number;
+  /** case fields over the per-field budget: the judge gets them cut, with a truncation marker */
+  warnings: BudgetWarning[];
 };
 
 /** Assumed until a judge has history: a typical answer length and call latency. */
@@ -55,5 +61,6 @@ export function estimateRun(
     costUsd: unpriced.length ? null : cost,
     unpricedJudges: unpriced,
     seconds: Math.ceil(calls / Math.max(1, concurrency)) * (latency / 1000),
+    warnings: s.llmCriteria > 0 ? (s.warnings ?? []) : [],
   };
 }

@@ -5,6 +5,7 @@ import { insertRun, type NewRunPlan } from "@/db/queries/runs";
 import type { RunOptions } from "@/db/schema";
 import type { CriteriaRegistry } from "../criteria/registry";
 import { JuryError } from "../errors";
+import { type BudgetWarning, maxFieldChars, oversizeFields } from "../judging/prompt";
 import { parseJudgeId } from "../providers/get-model";
 import { effectiveCriteria, resolveOutput, type Suite } from "../suites/load-suite";
 
@@ -28,6 +29,9 @@ export function taskKey(caseId: string, criterionId: string, judge: string, samp
   return `${caseId}|${criterionId}|${judge}|${sampleIndex}`;
 }
 
+/** A run plan, with the case fields that will reach the judges cut to their budget. */
+export type PlannedRun = NewRunPlan & { warnings: BudgetWarning[] };
+
 /**
  * Turns a suite into a run plan: one task per case × LLM criterion × judge × sample, and one per
  * case × deterministic criterion. Unknown or broken criteria stop the plan with their names.
@@ -36,7 +40,7 @@ export async function planRun(
   suite: Suite,
   registry: CriteriaRegistry,
   options: RunOptions,
-): Promise<NewRunPlan> {
+): Promise<PlannedRun> {
   if (options.judges.length === 0)
     throw new JuryError(
       "invalid:judges",
@@ -56,13 +60,15 @@ export async function planRun(
       `${path.join(suite.dir, "suite.json")}: criteria that cannot run: ${broken.join(", ")}`,
     );
   }
-  const plan: NewRunPlan = {
+  const budget = maxFieldChars();
+  const plan: PlannedRun = {
     id: newRunId(),
     suitePath: suite.dir,
     suiteName: suite.name,
     options,
     cases: [],
     tasks: [],
+    warnings: [],
   };
   for (const c of suite.cases) {
     const output = await resolveOutput(suite.dir, c);
@@ -84,13 +90,10 @@ export async function planRun(
         params: { ...def.parameters, ...r.params },
       };
     });
-    plan.cases.push({
-      caseId: c.id,
-      name: c.name,
-      input: { ...c.input, hint: c.llm_prompt_hint ?? suite.hint },
-      output,
-      criteria,
-    });
+    const hint = c.llm_prompt_hint ?? suite.hint;
+    plan.cases.push({ caseId: c.id, name: c.name, input: { ...c.input, hint }, output, criteria });
+    if (criteria.some((cr) => cr.type === "llm"))
+      plan.warnings.push(...oversizeFields(c.id, c.input, output, hint, budget));
     for (const cr of criteria) {
       if (cr.type === "deterministic") {
         plan.tasks.push({
@@ -118,13 +121,16 @@ export async function planRun(
   return plan;
 }
 
+/** Plans and stores a run; `onWarnings` hears of case fields over their budget before it is stored. */
 export async function createRun(
   db: Db,
   suite: Suite,
   registry: CriteriaRegistry,
   options: RunOptions,
+  onWarnings?: (warnings: BudgetWarning[]) => void,
 ): Promise<string> {
-  const plan = await planRun(suite, registry, options);
+  const { warnings, ...plan } = await planRun(suite, registry, options);
+  if (warnings.length) onWarnings?.(warnings);
   insertRun(db, plan);
   return plan.id;
 }

@@ -1,6 +1,6 @@
 import type { CriteriaRegistry } from "../criteria/registry";
-import { buildJudgePrompt } from "../judging/prompt";
-import { discoverSuites, loadSuite } from "../suites/load-suite";
+import { type BudgetWarning, buildJudgePrompt, maxFieldChars, oversizeFields } from "../judging/prompt";
+import { discoverSuites, loadSuite, outputFile, readOutputFile } from "../suites/load-suite";
 import type { SuiteSummary } from "./estimate";
 
 /** What the start form needs to estimate a run, per discovered suite. Outputs from HTTP are not fetched here. */
@@ -12,8 +12,16 @@ export function suiteSummaries(registry: CriteriaRegistry): SuiteSummary[] {
       const det = suite.criteria.filter((r) => registry.criteria.get(r.id)?.type === "deterministic");
       let chars = 0;
       let count = 0;
+      const budget = maxFieldChars();
+      const warnings: BudgetWarning[] = [];
       for (const c of suite.cases) {
-        const output = typeof c.output === "string" ? c.output : JSON.stringify(c.output, null, 2);
+        const output =
+          typeof c.output === "string"
+            ? c.output
+            : outputFile(c) !== undefined
+              ? readOutputFile(dir, c)
+              : JSON.stringify(c.output, null, 2);
+        warnings.push(...oversizeFields(c.id, c.input, output, c.llm_prompt_hint ?? suite.hint, budget));
         for (const r of llm) {
           const def = registry.criteria.get(r.id);
           if (def?.type !== "llm") continue;
@@ -29,6 +37,7 @@ export function suiteSummaries(registry: CriteriaRegistry): SuiteSummary[] {
         llmCriteria: llm.length,
         deterministicCriteria: det.length,
         meanPromptChars: count ? chars / count : 0,
+        warnings,
       };
     } catch (err) {
       return {

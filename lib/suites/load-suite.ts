@@ -1,7 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { JuryError } from "../errors";
-import { readUtf8File } from "../read-text";
+import {
+  checkFileSafe,
+  MAX_FILE_BYTES_ENV,
+  maxFileBytes,
+  parseJsonText,
+  readTextFileSafe,
+} from "../read-text";
 import { type CriterionRef, caseSchema, outputHttpSchema, suiteSchema, type TestCase } from "./schema";
 
 export type Suite = {
@@ -15,22 +21,9 @@ export type Suite = {
   caseFiles: Map<string, string>;
 };
 
-function readJson(file: string): unknown {
-  let text: string;
-  try {
-    text = readUtf8File(file);
-  } catch (err) {
-    if (err instanceof JuryError) throw err;
-    throw new JuryError(
-      "invalid:suite",
-      `${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? err})`,
-    );
-  }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new JuryError("invalid:suite", `${file}: invalid JSON: ${(err as Error).message}`);
-  }
+/** Reads a JSON file of the suite: inside its folder, a regular file within the size limit. */
+function readJson(file: string, dir: string): unknown {
+  return parseJsonText(readTextFileSafe(file, { root: dir, code: "invalid:suite" }), file, "invalid:suite");
 }
 
 function zodMessage(file: string, issues: { path: PropertyKey[]; message: string }[]): string {
@@ -41,7 +34,7 @@ function zodMessage(file: string, issues: { path: PropertyKey[]; message: string
 export function loadSuite(dir: string): Suite {
   const file = path.join(dir, "suite.json");
   if (!fs.existsSync(file)) throw new JuryError("invalid:suite", `${dir}: no suite.json in this folder`);
-  const parsed = suiteSchema.safeParse(readJson(file));
+  const parsed = suiteSchema.safeParse(readJson(file, dir));
   if (!parsed.success) throw new JuryError("invalid:suite", zodMessage(file, parsed.error.issues));
   const cases = [...(parsed.data.cases ?? [])];
   const files = cases.map(() => file);
@@ -52,7 +45,7 @@ export function loadSuite(dir: string): Suite {
       .filter((n) => n.endsWith(".json"))
       .sort()) {
       const caseFile = path.join(casesDir, name);
-      const c = caseSchema.safeParse(readJson(caseFile));
+      const c = caseSchema.safeParse(readJson(caseFile, dir));
       if (!c.success) throw new JuryError("invalid:suite", zodMessage(caseFile, c.error.issues));
       const http = (c.data.output as { http?: unknown }).http;
       if (http !== undefined) {
@@ -82,6 +75,11 @@ export function loadSuite(dir: string): Suite {
       );
     caseFiles.set(c.id, files[i]);
   });
+  // every file a case names is checked now, before anything is read from it or sent anywhere
+  for (const c of cases) {
+    const file = outputFile(c);
+    if (file !== undefined) checkFileSafe(path.resolve(dir, file), outputFileOptions(dir, c, caseFiles));
+  }
   return {
     dir,
     name: parsed.data.name,
@@ -102,19 +100,41 @@ export function effectiveCriteria(suite: Suite, c: TestCase): CriterionRef[] {
   });
 }
 
+/** The file a case's output is read from (`"output": {"file": …}`), if it is one. */
+export function outputFile(c: TestCase): string | undefined {
+  const o = c.output;
+  return typeof o === "object" &&
+    o !== null &&
+    !Array.isArray(o) &&
+    "file" in o &&
+    typeof o.file === "string" &&
+    Object.keys(o).length === 1
+    ? o.file
+    : undefined;
+}
+
+function outputFileOptions(dir: string, c: TestCase, caseFiles?: Map<string, string>) {
+  const file = path.resolve(dir, outputFile(c) ?? "");
+  const from = caseFiles?.get(c.id);
+  return {
+    root: dir,
+    code: "invalid:suite",
+    label: `${from ? `${from}: ` : ""}case "${c.id}": output file ${file}`,
+  };
+}
+
+/** A case's output file: inside the suite's folder, a regular UTF-8 file within the size limit. */
+export function readOutputFile(suiteDir: string, c: TestCase): string {
+  return readTextFileSafe(path.resolve(suiteDir, outputFile(c) ?? ""), outputFileOptions(suiteDir, c));
+}
+
 /** The output to judge, as text: inline, from a file beside the suite, or fetched from the system under test. */
 export async function resolveOutput(suiteDir: string, c: TestCase): Promise<string> {
   const o = c.output;
   if (typeof o === "string") return o;
   if (!Array.isArray(o) && typeof o === "object" && o !== null) {
-    if ("file" in o && typeof o.file === "string" && Object.keys(o).length === 1) {
-      const file = path.resolve(suiteDir, o.file);
-      try {
-        return fs.readFileSync(file, "utf8");
-      } catch {
-        throw new JuryError("invalid:suite", `case "${c.id}": output file ${file} cannot be read`);
-      }
-    }
+    const file = outputFile(c);
+    if (file !== undefined) return readOutputFile(suiteDir, c);
     if ("http" in o && typeof o.http === "object" && Object.keys(o).length === 1) {
       const h = o.http as {
         url: string;
@@ -134,7 +154,7 @@ export async function resolveOutput(suiteDir: string, c: TestCase): Promise<stri
           `case "${c.id}": ${h.url} did not answer (${(err as Error).message})`,
         );
       });
-      const body = await res.text();
+      const body = await readBody(res, maxFileBytes(), `case "${c.id}": ${h.url}`);
       if (!res.ok)
         throw new JuryError(
           "sut_error",
@@ -144,6 +164,28 @@ export async function resolveOutput(suiteDir: string, c: TestCase): Promise<stri
     }
   }
   return JSON.stringify(o, null, 2);
+}
+
+/** A response's text, refused (and the download stopped) once it passes `max` bytes. */
+async function readBody(res: Response, max: number, where: string): Promise<string> {
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => {});
+      throw new JuryError(
+        "sut_error",
+        `${where} answered more than ${max.toLocaleString("en-US")} bytes (${MAX_FILE_BYTES_ENV})`,
+      );
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total).toString("utf8");
 }
 
 /** Suite folders under the given roots (default: examples/suites). */
@@ -159,12 +201,9 @@ export function discoverSuites(
       const dir = path.join(root, e.name);
       if (e.isDirectory() && fs.existsSync(path.join(dir, "suite.json"))) {
         try {
-          out.push({
-            dir,
-            name:
-              (JSON.parse(fs.readFileSync(path.join(dir, "suite.json"), "utf8")) as { name?: string }).name ??
-              e.name,
-          });
+          const file = path.join(dir, "suite.json");
+          const json = parseJsonText(readTextFileSafe(file, { root: dir }), file) as { name?: unknown };
+          out.push({ dir, name: typeof json?.name === "string" ? json.name : e.name });
         } catch {
           out.push({ dir, name: `${e.name} (suite.json does not parse)` });
         }

@@ -6,8 +6,8 @@
 
 /** criteria/<case>/<folder>/definition.json, read by loadCriteria: the error must name this folder and field. */
 export type CriterionCase = { case: string; folder: string; field: string; expect: string[] };
-/** A folder read by a CLI command; `expect` must all appear on stderr. */
-export type FolderCase = { case: string; expect: string[] };
+/** A folder read by a CLI command; `expect` must all appear on stderr; `exit` (default: any non-zero). */
+export type FolderCase = { case: string; expect: string[]; exit?: number };
 /** reviews/<case>/: `jury review` with these arguments ({dir} is the case folder). */
 export type ReviewCase = { case: string; args: string[]; expect: string[]; exit?: number };
 /** hook/<case>: the hook's stdin; `expect` must all appear in the hook log. */
@@ -107,6 +107,17 @@ export const suiteCases: FolderCase[] = [
   { case: "case-latin1-bytes", expect: ["case-latin1-bytes/cases/latin1.json", "UTF-8"] },
   { case: "duplicate-case-ids", expect: ['"same"', "first.json", "second.json"] },
   { case: "output-file-missing", expect: ['case "a"', "outputs/missing.txt", "cannot be read"] },
+  // a shared suite cannot read files outside its folder (test/security/suite-files.test.ts: symlinks, FIFOs)
+  {
+    case: "output-file-parent",
+    expect: ["output-file-parent/cases/a.json", 'case "a"', "/etc/passwd", "outside the folder"],
+    exit: 2,
+  },
+  {
+    case: "output-file-absolute",
+    expect: ["output-file-absolute/cases/a.json", 'case "a"', "/etc/passwd", "outside the folder"],
+    exit: 2,
+  },
   { case: "output-http-bad-url", expect: ["output-http-bad-url/cases/a.json", "output.http.url"] },
 ];
 
@@ -202,7 +213,8 @@ export const reviewCases: ReviewCase[] = [
   {
     case: "diff-is-a-folder",
     args: ["--criteria", "{dir}/criteria.md", "--diff", "{dir}/change.diff"],
-    expect: ["diff-is-a-folder/change.diff", "EISDIR"],
+    expect: ["diff-is-a-folder/change.diff", "is a folder, not a regular file"],
+    exit: 2,
   },
   {
     case: "test-file-missing",

@@ -152,7 +152,8 @@ const folderCases = (
   describe.concurrent(kind, () => {
     it.each(named(cases))(`${kind}/%s`, async (_, c) => {
       const r = await jury(args(path.join(corpus, kind, c.case)));
-      expectCleanFailure(r, c.expect);
+      expectCleanFailure(r, c.expect, c.exit);
+      expect(r.stderr, "no file content quoted").not.toContain("root:");
       expect(rows(r.db, tables), "nothing half-written").toEqual(none(tables));
     });
   });
