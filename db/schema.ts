@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { CriterionVerdict } from "../lib/judging/aggregate";
 import type { RetrievalKind } from "../lib/memory/kinds";
+import type { CaseCriterion } from "../lib/runs/plan-run";
 
 // ─── Settings ────────────────────────────────────────────────────────────────
 // One row (id = 1). The JSON is validated by lib/settings/schema.ts on every read and write.
@@ -95,7 +97,7 @@ export const runCases = sqliteTable(
     name: text().notNull(),
     input: text({ mode: "json" }).$type<Record<string, unknown>>().notNull(),
     output: text().notNull(),
-    criteria: text({ mode: "json" }).$type<unknown[]>().notNull(),
+    criteria: text({ mode: "json" }).$type<CaseCriterion[]>().notNull(),
   },
   (t) => [uniqueIndex("run_cases_run_id_case_id_idx").on(t.runId, t.caseId)],
 );
@@ -169,7 +171,7 @@ export const results = sqliteTable(
     passed: integer({ mode: "boolean" }).notNull(),
     consensusLevel: text(),
     flagForReview: integer({ mode: "boolean" }).notNull().default(false),
-    data: text({ mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    data: text({ mode: "json" }).$type<CriterionVerdict>().notNull(),
   },
   (t) => [uniqueIndex("results_run_id_case_id_criterion_id_idx").on(t.runId, t.caseId, t.criterionId)],
 );

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { getOrInsert } from "@/lib/map-utils";
+import type { CaseCriterion } from "@/lib/runs/plan-run";
 import type { Db } from "../client";
 import {
   type NewSample,
@@ -22,7 +23,7 @@ export type NewRunPlan = {
     name: string;
     input: Record<string, unknown>;
     output: string;
-    criteria: unknown[];
+    criteria: CaseCriterion[];
   }[];
   tasks: { key: string; caseId: string; criterionId: string; judge: string; sampleIndex: number }[];
 };

@@ -7,7 +7,7 @@ import type { CaseCriterion } from "./plan-run";
 
 /** Aggregates stored samples into one verdict per case × criterion (pure: no database). */
 export function computeVerdicts(
-  cases: { caseId: string; criteria: unknown[] }[],
+  cases: { caseId: string; criteria: CaseCriterion[] }[],
   samples: Pick<Sample, "caseId" | "criterionId" | "judge" | "sampleIndex" | "score" | "error">[],
   judges: string[],
 ): { caseId: string; verdict: CriterionVerdict }[] {
@@ -19,7 +19,7 @@ export function computeVerdicts(
   }
   const out: { caseId: string; verdict: CriterionVerdict }[] = [];
   for (const c of cases) {
-    for (const cr of c.criteria as CaseCriterion[]) {
+    for (const cr of c.criteria) {
       const byJudge = grouped.get(`${c.caseId}\u0000${cr.id}`) ?? new Map<string, SampleScore[]>();
       const samplesByModel: Record<string, SampleScore[]> = {};
       const panel = cr.type === "deterministic" ? ["deterministic"] : judges;
@@ -57,7 +57,7 @@ export function finalizeRun(db: Db, runId: string, judges: string[]): void {
       passed: v.passed,
       consensusLevel: v.consensus_level,
       flagForReview: v.flag_for_review,
-      data: v as unknown as Record<string, unknown>,
+      data: v,
     })),
   );
 }

@@ -34,17 +34,14 @@ export default async function RunPage({ params, searchParams }: Props) {
   const cases = getRunCases(db, { runId: id });
   const results = getRunResults(db, { runId: id });
   const samples = getRunSamples(db, { runId: id });
-  const criteria = [...new Set(cases.flatMap((c) => (c.criteria as CaseCriterion[]).map((x) => x.id)))];
+  const criteria = [...new Set(cases.flatMap((c) => c.criteria.map((x) => x.id)))];
 
   const llmCells = cases.flatMap((c) =>
-    (c.criteria as CaseCriterion[])
-      .filter((x) => x.type === "llm")
-      .map((x) => ({ caseId: c.caseId, criterionId: x.id })),
+    c.criteria.filter((x) => x.type === "llm").map((x) => ({ caseId: c.caseId, criterionId: x.id })),
   );
   const selected = sp.case && sp.criterion ? { caseId: sp.case, criterionId: sp.criterion } : llmCells[0];
   const selCase = selected && cases.find((c) => c.caseId === selected.caseId);
-  const selCriterion =
-    selCase && (selCase.criteria as CaseCriterion[]).find((x) => x.id === selected.criterionId);
+  const selCriterion = selCase && selCase.criteria.find((x) => x.id === selected.criterionId);
   const judgeOrder = (j: string) => run.options.judges.indexOf(j) + 1 || Number.MAX_SAFE_INTEGER;
   const cellSamples = selected
     ? samples
