@@ -13,7 +13,6 @@ import { getRunLive } from "@/db/queries/progress";
 import { getRunById, getRunCases, getRunResults, getRunSamples } from "@/db/queries/runs";
 import { mean } from "@/lib/judging/aggregate";
 import { panelStats } from "@/lib/judging/panel-stats";
-import type { CaseCriterion } from "@/lib/runs/plan-run";
 import { runIdSchema } from "@/lib/validations/runs";
 
 type Props = {
