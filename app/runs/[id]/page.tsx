@@ -40,7 +40,7 @@ export default async function RunPage({ params, searchParams }: Props) {
   );
   const selected = sp.case && sp.criterion ? { caseId: sp.case, criterionId: sp.criterion } : llmCells[0];
   const selCase = selected && cases.find((c) => c.caseId === selected.caseId);
-  const selCriterion = selCase && selCase.criteria.find((x) => x.id === selected.criterionId);
+  const selCriterion = selCase ? selCase.criteria.find((x) => x.id === selected.criterionId) : undefined;
   const judgeOrder = (j: string) => run.options.judges.indexOf(j) + 1 || Number.MAX_SAFE_INTEGER;
   const cellSamples = selected
     ? samples
