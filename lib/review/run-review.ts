@@ -1,5 +1,6 @@
 import type { ReviewRecord } from "@/db/schema";
 import { errorMessage } from "../errors";
+import { type CallScheduler, createCallScheduler } from "../jobs/scheduler";
 import { aggregateAcrossModels, type CriterionVerdict } from "../judging/aggregate";
 import { callModel } from "../judging/call-model";
 import { parseJsonLoose } from "../judging/parse-json";
@@ -41,6 +42,8 @@ export type ReviewOptions = {
   transcriptPath?: string;
   /** false when the judge is disabled or throttled: the test-only verdict stands */
   judgeAllowed: { ok: true } | { ok: false; reason: string };
+  /** the call scheduler to share limits with other work; a review's own, from settings, by default */
+  scheduler?: CallScheduler;
 };
 
 export type ReviewOutcome = {
@@ -71,15 +74,17 @@ async function ask(
   schema?: Record<string, unknown>,
 ) {
   const model = getModel(judge, { settings: o.settings });
-  return callModel({
-    model,
-    system,
-    prompt,
-    schema,
-    temperature: o.temperature ?? o.settings.judging.temperature,
-    timeoutMs: o.settings.judging.timeoutMs,
-    maxRetries: o.settings.judging.maxRetries,
-  });
+  const call = () =>
+    callModel({
+      model,
+      system,
+      prompt,
+      schema,
+      temperature: o.temperature ?? o.settings.judging.temperature,
+      timeoutMs: o.settings.judging.timeoutMs,
+      maxRetries: o.settings.judging.maxRetries,
+    });
+  return o.scheduler ? o.scheduler.schedule(judge, call) : call();
 }
 
 /**
@@ -87,172 +92,183 @@ async function ask(
  * dimension. The gate runs only when the tests passed; an unreachable judge leaves the test-only verdict.
  */
 export async function runReview(o: ReviewOptions): Promise<ReviewOutcome> {
-  const warnings: string[] = [];
-  const samples: ReviewSample[] = [];
-  const tests = o.context.testResults;
-  const testsPassed = !tests || tests.failed === 0;
-  const out: ReviewOutcome = {
-    verdict: testsPassed ? "pass" : "fail",
-    verdictSource: "tests",
-    gate: null,
-    judgment: null,
-    samples,
-    warnings,
-    score: null,
-    blended: null,
-    diagnosis: null,
+  const opts = {
+    ...o,
+    scheduler: o.scheduler ?? createCallScheduler(o.settings.judging),
   };
-  if (!testsPassed) {
-    out.gate = {
-      verdict: "fail",
-      reasoning: `${tests?.failed} test(s) failed`,
-      skipped: "the judge runs only when the tests pass",
-    };
+  const out = testOnlyOutcome(opts);
+  if (out.verdict === "fail") return out;
+  if (!opts.judgeAllowed.ok) {
+    out.warnings.push(`Judge skipped: ${opts.judgeAllowed.reason}. The test-only verdict stands.`);
     return out;
   }
-  if (!o.judgeAllowed.ok) {
-    warnings.push(`Judge skipped: ${o.judgeAllowed.reason}. The test-only verdict stands.`);
-    return out;
-  }
-  const message = reviewMessage(o.context);
+  const message = reviewMessage(opts.context);
+  if (!opts.quick && !(await runGate(opts, message, out))) return out;
 
-  if (!o.quick) {
-    try {
-      const r = await ask(o.judges[0], GATE_SYSTEM, message, o, structuredOutputSchema(gateAnswerSchema));
-      const g = gateAnswerSchema.safeParse(parseJsonLoose(r.text));
-      if (g.success) {
-        out.gate = g.data;
-        out.verdict = g.data.verdict;
-        out.verdictSource = "gate";
-      } else {
-        out.gate = {
-          verdict: "pass",
-          reasoning: "",
-          skipped: `the gate's answer was not valid JSON: ${JSON.stringify(r.text.slice(0, 100))}`,
-        };
-        warnings.push("Gate answer invalid: when in doubt, pass.");
-      }
-    } catch (err) {
-      out.gate = { verdict: "pass", reasoning: "", skipped: `no judge reachable: ${errorMessage(err)}` };
-      warnings.push(`Gate skipped (no judge reachable: ${errorMessage(err)}); the test-only verdict stands.`);
-      return out;
-    }
-  }
-
-  // scored judgment: judges × N, each sample validated; invalid ones are warned about and skipped
-  const byDim: Record<Dimension, Record<string, { score: number }[]>> = {
-    correctness: {},
-    scope_adherence: {},
-    code_quality: {},
-    completeness: {},
-  };
-  const valid: Judgment[] = [];
-  const issues: Judgment["issues"] = [];
-  const tasks: Promise<void>[] = [];
-  for (const judge of o.judges) {
-    for (let i = 0; i < o.n; i++) {
-      if (!o.perDimension) {
-        tasks.push(
-          (async () => {
-            const started = performance.now();
-            try {
-              const r = await ask(judge, JUDGMENT_SYSTEM, message, o, structuredOutputSchema(judgmentSchema));
-              const p = judgmentSchema.safeParse(parseJsonLoose(r.text));
-              samples.push({
-                judge,
-                sampleIndex: i,
-                raw: r.text,
-                valid: p.success,
-                parsed: p.success ? p.data : undefined,
-                error: p.success
-                  ? undefined
-                  : p.error.issues.map((x) => `${x.path.join(".")}: ${x.message}`).join("; "),
-                latencyMs: r.latencyMs,
-              });
-              if (!p.success) {
-                warnings.push(`${judge} sample ${i + 1}: invalid judgment JSON, skipped`);
-                return;
-              }
-              valid.push(p.data);
-              issues.push(...p.data.issues);
-              for (const d of DIMENSIONS)
-                byDim[d][judge] = [...(byDim[d][judge] ?? []), { score: p.data.dimensions[d] }];
-            } catch (err) {
-              samples.push({
-                judge,
-                sampleIndex: i,
-                raw: "",
-                valid: false,
-                error: errorMessage(err),
-                latencyMs: performance.now() - started,
-              });
-            }
-          })(),
-        );
-      } else {
-        for (const d of DIMENSIONS) {
-          tasks.push(
-            (async () => {
-              const started = performance.now();
-              try {
-                const r = await ask(
-                  judge,
-                  dimensionSystem(d),
-                  message,
-                  o,
-                  structuredOutputSchema(dimensionAnswerSchema),
-                );
-                const p = dimensionAnswerSchema.safeParse(parseJsonLoose(r.text));
-                samples.push({
-                  judge,
-                  sampleIndex: i,
-                  dimension: d,
-                  raw: r.text,
-                  valid: p.success,
-                  parsed: p.success ? p.data : undefined,
-                  error: p.success ? undefined : "invalid JSON",
-                  latencyMs: r.latencyMs,
-                });
-                if (!p.success) {
-                  warnings.push(`${judge} sample ${i + 1} (${d}): invalid JSON, skipped`);
-                  return;
-                }
-                byDim[d][judge] = [...(byDim[d][judge] ?? []), { score: p.data.score }];
-                issues.push(...(p.data.issues ?? []));
-              } catch (err) {
-                samples.push({
-                  judge,
-                  sampleIndex: i,
-                  dimension: d,
-                  raw: "",
-                  valid: false,
-                  error: errorMessage(err),
-                  latencyMs: performance.now() - started,
-                });
-              }
-            })(),
-          );
-        }
-      }
-    }
-  }
-  await Promise.all(tasks);
-  samples.sort(
-    (a, b) =>
-      a.judge.localeCompare(b.judge) ||
-      a.sampleIndex - b.sampleIndex ||
-      (a.dimension ?? "").localeCompare(b.dimension ?? ""),
-  );
-
-  if (DIMENSIONS.some((d) => Object.keys(byDim[d]).length === 0)) {
-    const unreachable = samples.every((s) => !s.raw);
-    warnings.push(
+  const collected = await collectSamples(opts, message);
+  out.samples.push(...collected.samples);
+  out.warnings.push(...collected.warnings);
+  if (DIMENSIONS.some((d) => Object.keys(collected.byDim[d]).length === 0)) {
+    const unreachable = collected.samples.every((s) => !s.raw);
+    out.warnings.push(
       unreachable
         ? "No judge reachable for the scored judgment: skipped, nothing written for it."
         : "No valid judgment for every dimension: the scored judgment is skipped.",
     );
     return out;
   }
+  out.judgment = buildJudgment(opts, collected);
+  out.score = out.judgment.score;
+  // the gate's fail stands; otherwise the scored verdict decides
+  out.verdict = out.gate?.verdict === "fail" && !out.gate.skipped ? "fail" : out.judgment.verdict;
+  out.verdictSource = "judge";
+  if (opts.mechanical !== undefined)
+    out.blended =
+      Math.round(blendedScore(opts.mechanical, out.judgment.score, opts.mechanicalWeight) * 1000) / 1000;
+  if (out.verdict === "fail" && opts.transcriptPath) out.diagnosis = await diagnose(opts, out);
+  return out;
+}
+
+/** The verdict the tests alone give: a failed test is a fail, with no call. */
+function testOnlyOutcome(o: ReviewOptions): ReviewOutcome {
+  const tests = o.context.testResults;
+  const testsPassed = !tests || tests.failed === 0;
+  return {
+    verdict: testsPassed ? "pass" : "fail",
+    verdictSource: "tests",
+    gate: testsPassed
+      ? null
+      : {
+          verdict: "fail",
+          reasoning: `${tests?.failed} test(s) failed`,
+          skipped: "the judge runs only when the tests pass",
+        },
+    judgment: null,
+    samples: [],
+    warnings: [],
+    score: null,
+    blended: null,
+    diagnosis: null,
+  };
+}
+
+/** Seed 002's gate ("when in doubt, pass"). False when no judge could be reached: stop there. */
+async function runGate(o: ReviewOptions, message: string, out: ReviewOutcome): Promise<boolean> {
+  try {
+    const r = await ask(o.judges[0], GATE_SYSTEM, message, o, structuredOutputSchema(gateAnswerSchema));
+    const g = gateAnswerSchema.safeParse(parseJsonLoose(r.text));
+    if (g.success) {
+      out.gate = g.data;
+      out.verdict = g.data.verdict;
+      out.verdictSource = "gate";
+    } else {
+      out.gate = {
+        verdict: "pass",
+        reasoning: "",
+        skipped: `the gate's answer was not valid JSON: ${JSON.stringify(r.text.slice(0, 100))}`,
+      };
+      out.warnings.push("Gate answer invalid: when in doubt, pass.");
+    }
+    return true;
+  } catch (err) {
+    out.gate = { verdict: "pass", reasoning: "", skipped: `no judge reachable: ${errorMessage(err)}` };
+    out.warnings.push(
+      `Gate skipped (no judge reachable: ${errorMessage(err)}); the test-only verdict stands.`,
+    );
+    return false;
+  }
+}
+
+type Collected = {
+  samples: ReviewSample[];
+  warnings: string[];
+  byDim: Record<Dimension, Record<string, { score: number }[]>>;
+  valid: Judgment[];
+  issues: Judgment["issues"];
+};
+
+/** Judges × N samples (× dimensions when scored apart), each validated; invalid ones are warned about and skipped. */
+async function collectSamples(o: ReviewOptions, message: string): Promise<Collected> {
+  const c: Collected = {
+    samples: [],
+    warnings: [],
+    byDim: { correctness: {}, scope_adherence: {}, code_quality: {}, completeness: {} },
+    valid: [],
+    issues: [],
+  };
+  const addScore = (d: Dimension, judge: string, score: number) => {
+    c.byDim[d][judge] = [...(c.byDim[d][judge] ?? []), { score }];
+  };
+  const one = async (judge: string, i: number, d?: Dimension) => {
+    const started = performance.now();
+    const base = { judge, sampleIndex: i, ...(d ? { dimension: d } : {}) };
+    try {
+      if (d) {
+        const r = await ask(
+          judge,
+          dimensionSystem(d),
+          message,
+          o,
+          structuredOutputSchema(dimensionAnswerSchema),
+        );
+        const p = dimensionAnswerSchema.safeParse(parseJsonLoose(r.text));
+        c.samples.push({
+          ...base,
+          raw: r.text,
+          valid: p.success,
+          parsed: p.success ? p.data : undefined,
+          error: p.success ? undefined : "invalid JSON",
+          latencyMs: r.latencyMs,
+        });
+        if (!p.success) return void c.warnings.push(`${judge} sample ${i + 1} (${d}): invalid JSON, skipped`);
+        addScore(d, judge, p.data.score);
+        c.issues.push(...(p.data.issues ?? []));
+        return;
+      }
+      const r = await ask(judge, JUDGMENT_SYSTEM, message, o, structuredOutputSchema(judgmentSchema));
+      const p = judgmentSchema.safeParse(parseJsonLoose(r.text));
+      c.samples.push({
+        ...base,
+        raw: r.text,
+        valid: p.success,
+        parsed: p.success ? p.data : undefined,
+        error: p.success
+          ? undefined
+          : p.error.issues.map((x) => `${x.path.join(".")}: ${x.message}`).join("; "),
+        latencyMs: r.latencyMs,
+      });
+      if (!p.success) return void c.warnings.push(`${judge} sample ${i + 1}: invalid judgment JSON, skipped`);
+      c.valid.push(p.data);
+      c.issues.push(...p.data.issues);
+      for (const dim of DIMENSIONS) addScore(dim, judge, p.data.dimensions[dim]);
+    } catch (err) {
+      c.samples.push({
+        ...base,
+        raw: "",
+        valid: false,
+        error: errorMessage(err),
+        latencyMs: performance.now() - started,
+      });
+    }
+  };
+  const calls: Promise<void>[] = [];
+  for (const judge of o.judges)
+    for (let i = 0; i < o.n; i++) {
+      if (o.perDimension) for (const d of DIMENSIONS) calls.push(one(judge, i, d));
+      else calls.push(one(judge, i));
+    }
+  await Promise.all(calls);
+  c.samples.sort(
+    (a, b) =>
+      a.judge.localeCompare(b.judge) ||
+      a.sampleIndex - b.sampleIndex ||
+      (a.dimension ?? "").localeCompare(b.dimension ?? ""),
+  );
+  return c;
+}
+
+/** Seed 003's judgment from the samples: consensus per dimension, composite, verdict, merged issues. */
+function buildJudgment(o: ReviewOptions, c: Collected): NonNullable<ReviewOutcome["judgment"]> {
   const weights = o.weights ?? DEFAULT_WEIGHTS;
   const consensus = Object.fromEntries(
     DIMENSIONS.map((d) => [
@@ -262,7 +278,7 @@ export async function runReview(o: ReviewOptions): Promise<ReviewOutcome> {
         criterionType: "llm",
         scale: [0, 1],
         threshold: 0.7,
-        samplesByModel: byDim[d],
+        samplesByModel: c.byDim[d],
       }),
     ]),
   ) as Record<Dimension, CriterionVerdict>;
@@ -270,18 +286,18 @@ export async function runReview(o: ReviewOptions): Promise<ReviewOutcome> {
     Dimension,
     number
   >;
-  const score = compositeScore(dims, weights);
-  const verdict = verdictFor(dims, weights);
-  const confidences = valid.map((v) => v.confidence);
-  out.judgment = {
+  const confidences = c.valid.map((v) => v.confidence);
+  return {
     schema_version: "1.0.0",
-    verdict,
-    score: Math.round(score * 1000) / 1000,
+    verdict: verdictFor(dims, weights),
+    score: Math.round(compositeScore(dims, weights) * 1000) / 1000,
     dimensions: dims,
-    issues: dedupeIssues(issues),
+    issues: dedupeIssues(c.issues),
     summary:
-      valid[0]?.summary ??
-      (samples.find((s) => s.valid && s.parsed) ? "Scored per dimension; see each sample's reasoning." : ""),
+      c.valid[0]?.summary ??
+      (c.samples.find((s) => s.valid && s.parsed)
+        ? "Scored per dimension; see each sample's reasoning."
+        : ""),
     confidence: confidences.includes("low")
       ? "low"
       : confidences.includes("medium") || confidences.length === 0
@@ -293,14 +309,6 @@ export async function runReview(o: ReviewOptions): Promise<ReviewOutcome> {
     n: o.n,
     mode: o.perDimension ? "per-dimension" : "combined",
   };
-  out.score = out.judgment.score;
-  // the gate's fail stands; otherwise the scored verdict decides
-  out.verdict = out.gate?.verdict === "fail" && !out.gate.skipped ? "fail" : verdict;
-  out.verdictSource = "judge";
-  if (o.mechanical !== undefined)
-    out.blended = Math.round(blendedScore(o.mechanical, score, o.mechanicalWeight) * 1000) / 1000;
-  if (out.verdict === "fail" && o.transcriptPath) out.diagnosis = await diagnose(o, out);
-  return out;
 }
 
 function dedupeIssues(issues: Judgment["issues"]): Judgment["issues"] {

@@ -1,0 +1,31 @@
+import { getOrInsert } from "../map-utils";
+import { parseJudgeId } from "../providers/get-model";
+import { Limiter } from "../runs/limiter";
+
+/**
+ * The one call scheduler: at most `concurrency` model calls at once, and at most
+ * `perProviderConcurrency` to any one provider. Runs, reviews and experiments schedule their
+ * calls through it; retries, Retry-After and timeouts live in callModel, inside the slot.
+ */
+export type CallScheduler = {
+  schedule<T>(judge: string, call: () => Promise<T>): Promise<T>;
+  readonly concurrency: number;
+  readonly perProviderConcurrency: number;
+};
+
+export function createCallScheduler(limits: {
+  concurrency: number;
+  perProviderConcurrency: number;
+}): CallScheduler {
+  const global = new Limiter(limits.concurrency);
+  const perProvider = new Map<string, Limiter>();
+  return {
+    concurrency: limits.concurrency,
+    perProviderConcurrency: limits.perProviderConcurrency,
+    schedule(judge, call) {
+      const provider = parseJudgeId(judge).provider;
+      const p = getOrInsert(perProvider, provider, () => new Limiter(limits.perProviderConcurrency));
+      return global.run(() => p.run(call));
+    },
+  };
+}
