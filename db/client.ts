@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { resolveDbPath } from "./path";
 import * as schema from "./schema";
 import { defaultMigrationsFolder, openSqlite } from "./sqlite";
 
@@ -8,7 +9,7 @@ export { defaultMigrationsFolder };
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
-export const DEFAULT_DB_PATH = "data/jury.db";
+export { DEFAULT_DB_PATH } from "./path";
 
 /**
  * Opens (creating if needed) a SQLite file, sets WAL, foreign keys and busy_timeout, and
@@ -25,7 +26,7 @@ const globalForDb = globalThis as unknown as { __juryDb?: Db; __juryDbPath?: str
 
 /** The process-wide connection to JURY_DB (default data/jury.db), opened and migrated once. */
 export function getDb(): Db {
-  const file = process.env.JURY_DB || DEFAULT_DB_PATH;
+  const file = resolveDbPath();
   if (!globalForDb.__juryDb || globalForDb.__juryDbPath !== file) {
     globalForDb.__juryDb = createDb(file);
     globalForDb.__juryDbPath = file;

@@ -39,7 +39,7 @@ const commands: Record<string, Command> = {
       throw new JuryError("usage", `Unknown db command "${args[0] ?? ""}". Try: jury db migrate`);
     const { getDb } = await import("../../db/client");
     getDb();
-    process.stdout.write(`Database ready: ${process.env.JURY_DB || "data/jury.db"}\n`);
+    process.stdout.write(`Database ready: ${(await import("../../db/path")).resolveDbPath()}\n`);
     return 0;
   },
   settings: async () => {

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { resolveDbPath } from "@/db/path";
 import {
   defaultMigrationsFolder,
   migrationsUpToDate,
@@ -50,10 +51,7 @@ const MAX_STDIN = 1024 * 1024;
 const HARD_DEADLINE_MS = Number(process.env.JURY_HOOK_DEADLINE_MS) || 9_000;
 
 export function hookLogFile(): string {
-  return (
-    process.env.JURY_HOOK_LOG ??
-    path.join(path.dirname(path.resolve(process.env.JURY_DB || "data/jury.db")), "jury-hook.log")
-  );
+  return process.env.JURY_HOOK_LOG ?? path.join(path.dirname(path.resolve(resolveDbPath())), "jury-hook.log");
 }
 
 export function logHookError(message: string): void {
@@ -214,7 +212,7 @@ export async function memoryRetrieveHook(collection: string): Promise<number> {
  * path (drizzle's migrator, the zod-validated settings), which the judge needs anyway.
  */
 async function openForHook(): Promise<{ db: SqlDb; settings: RetrieveInput["settings"] }> {
-  const file = process.env.JURY_DB || "data/jury.db";
+  const file = resolveDbPath();
   // dist/hook.cjs bundles better-sqlite3's JavaScript and loads its addon from this path; without it,
   // the full path uses the package as installed
   const nativeBinding = nativeBindingPath();

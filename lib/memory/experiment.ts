@@ -10,6 +10,7 @@ import {
 import { listStudyQueries } from "@/db/queries/study";
 import type { experimentResults, RetrievalConfig, RunStatus } from "@/db/schema";
 import { enqueueJob, runJob } from "../jobs/runner";
+import { costOf } from "../pricing";
 import type { Settings } from "../settings/schema";
 import { retrieveCandidates } from "./candidates";
 import { RETRIEVAL_KIND_LABELS } from "./kinds";
@@ -213,7 +214,7 @@ async function runQuery(
     latencyMs: performance.now() - started,
     inputTokens: tokensIn,
     outputTokens: tokensOut,
-    costUsd: price ? (tokensIn * price.inputPerMTok + tokensOut * price.outputPerMTok) / 1e6 : 0,
+    costUsd: price ? costOf(price, tokensIn, tokensOut) : 0,
     error: error ?? null,
   };
 }

@@ -1,4 +1,5 @@
 import type { BudgetWarning } from "../judging/budget";
+import { costOf, type Price } from "../pricing";
 
 export type SuiteSummary = {
   dir: string;
@@ -34,7 +35,7 @@ export function estimateRun(
   s: SuiteSummary,
   judges: string[],
   n: number,
-  prices: Record<string, { inputPerMTok: number; outputPerMTok: number }>,
+  prices: Record<string, Price>,
   concurrency: number,
   latencyMsByJudge: Record<string, number> = {},
 ): RunEstimate {
@@ -49,7 +50,7 @@ export function estimateRun(
       if (!j.startsWith("mock:")) unpriced.push(j);
       continue;
     }
-    cost += (perJudge * (inPerCall * p.inputPerMTok + ASSUMED_OUTPUT_TOKENS * p.outputPerMTok)) / 1e6;
+    cost += costOf(p, perJudge * inPerCall, perJudge * ASSUMED_OUTPUT_TOKENS);
   }
   const latency = judges.length
     ? Math.max(...judges.map((j) => latencyMsByJudge[j] ?? ASSUMED_LATENCY_MS))
