@@ -5,8 +5,14 @@ import { build } from "esbuild";
 
 import "./gen-criteria-registry.mjs";
 
-// stale chunks of earlier builds would pile up beside the new ones
-fs.rmSync("dist", { recursive: true, force: true });
+/**
+ * Built into a fresh folder of its own, then swapped in for dist/: stale chunks of earlier builds do
+ * not pile up, and a build running beside another (test runs in the same tree) never deletes files
+ * the other, or a running test, is using.
+ */
+const out = `.dist-build-${process.pid}`;
+fs.rmSync(out, { recursive: true, force: true });
+process.on("exit", () => fs.rmSync(out, { recursive: true, force: true }));
 
 /**
  * better-sqlite3 stays outside the bundle (it is native). Imported as an ES module, Node would run it
@@ -29,7 +35,7 @@ const requireExternals = {
 };
 
 const base = {
-  outdir: "dist",
+  outdir: out,
   bundle: true,
   platform: "node",
   target: "node20",
@@ -58,6 +64,20 @@ await build({
     "tokenizer-bench": "bench/tokenizer-bench.ts",
   },
   splitting: true,
+});
+
+/**
+ * Deterministic criteria run in a worker thread (lib/criteria/worker-pool.ts), which cannot be handed
+ * functions: each worker bundle holds its logic. criteria-worker serves the project's criteria (the
+ * CLI finds it beside its own bundle, the Next server under dist/); test-criteria-worker the tests'.
+ * One self-contained file each, so a worker loads nothing else.
+ */
+await build({
+  ...common,
+  entryPoints: {
+    "criteria-worker": "lib/criteria/criteria-worker.ts",
+    "test-criteria-worker": "lib/testing/test-criteria-worker.ts",
+  },
 });
 
 /**
@@ -96,10 +116,24 @@ await build({
 });
 
 // the hook must stay small: a heavy module pulled in by a new import would quietly undo the above
-const hookSize = fs.statSync("dist/hook.cjs").size;
+const hookSize = fs.statSync(`${out}/hook.cjs`).size;
 if (hookSize > 200_000) {
   console.error(
     `dist/hook.cjs is ${hookSize} bytes: something heavy (zod, drizzle, the AI SDK) is bundled into the hook`,
   );
   process.exit(1);
 }
+
+const old = `.dist-old-${process.pid}`;
+try {
+  fs.renameSync("dist", old);
+} catch (err) {
+  if (err.code !== "ENOENT") throw err;
+}
+try {
+  fs.renameSync(out, "dist");
+} catch (err) {
+  // another build put its dist/ in place in between: built from the same sources, it serves as well
+  if (err.code !== "ENOTEMPTY" && err.code !== "EEXIST") throw err;
+}
+fs.rmSync(old, { recursive: true, force: true });

@@ -9,7 +9,12 @@ export type LoadedCriterion = Criterion & { folder: string; fn?: DeterministicFn
 /** A definition that did not load: which folder, which field, what is wrong. */
 export type CriterionLoadError = { folder: string; field: string; message: string };
 
-export type CriteriaRegistry = { criteria: Map<string, LoadedCriterion>; errors: CriterionLoadError[] };
+export type CriteriaRegistry = {
+  criteria: Map<string, LoadedCriterion>;
+  errors: CriterionLoadError[];
+  /** the worker bundle that holds the same logic: deterministic criteria run there (worker-pool.ts) */
+  logicWorker?: string;
+};
 
 export function defaultCriteriaDir(): string {
   return process.env.JURY_CRITERIA_DIR ?? path.join(process.cwd(), "criteria");

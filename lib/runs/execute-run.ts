@@ -14,9 +14,10 @@ import {
 import type { RunStatus, Task } from "@/db/schema";
 import type { CaseInput, LlmCriterion } from "../criteria/definition";
 import type { CriteriaRegistry } from "../criteria/registry";
-import { errorMessage } from "../errors";
+import { deterministicTimeoutMs, LogicPool } from "../criteria/worker-pool";
+import { errorMessage, JuryError } from "../errors";
 import { callModel, partialReply } from "../judging/call-model";
-import { parseJsonLoose, parseJudgment } from "../judging/parse-json";
+import { parseJudgment } from "../judging/parse-json";
 import { buildJudgePrompt, type JudgeRequest } from "../judging/prompt";
 import { getOrInsert } from "../map-utils";
 import { getModel, parseJudgeId } from "../providers/get-model";
@@ -78,6 +79,17 @@ export async function executeRun(db: Db, runId: string, opts: ExecuteOptions): P
     return getOrInsert(perProvider, p, () => new Limiter(j.perProviderConcurrency));
   };
   const prompts = new Map<string, JudgeRequest>();
+  // deterministic criteria run in a worker thread, started on the first such task, ended with the run
+  let pool: LogicPool | undefined;
+  const logicPool = () => {
+    if (!opts.registry.logicWorker)
+      throw new JuryError(
+        "no_logic_worker",
+        "these criteria were loaded without a worker bundle for their logic",
+      );
+    pool ??= new LogicPool({ script: opts.registry.logicWorker, timeoutMs: deterministicTimeoutMs() });
+    return pool;
+  };
   const progress: ExecuteProgress = {
     completed: 0,
     errors: 0,
@@ -136,7 +148,11 @@ export async function executeRun(db: Db, runId: string, opts: ExecuteOptions): P
     const input = c.input as CaseInput & { hint?: string };
     if (def.type === "deterministic") {
       try {
-        const r = def.fn!({ output: c.output, parsed: parseJsonLoose(c.output), input }, cc.params);
+        // never on this thread: a regex or loop that does not return would hang it (and the server)
+        const r = await logicPool().run(
+          { criterionId: def.id, fn: def.function, output: c.output, input, params: cc.params },
+          controller.signal,
+        );
         const outOfScale = !Number.isFinite(r.score) || r.score < cc.scale[0] || r.score > cc.scale[1];
         finish(task, {
           ...empty,
@@ -146,10 +162,14 @@ export async function executeRun(db: Db, runId: string, opts: ExecuteOptions): P
           error: outOfScale ? `score ${r.score} is outside the scale ${cc.scale.join("–")}` : null,
         });
       } catch (err) {
+        if (controller.signal.aborted) return; // left pending: a resume picks it up
         finish(task, {
           ...empty,
           attempts: 1,
-          error: `deterministic criterion failed: ${errorMessage(err)}`,
+          error:
+            err instanceof JuryError && err.code === "deterministic_timeout"
+              ? errorMessage(err)
+              : `deterministic criterion failed: ${errorMessage(err)}`,
         });
       }
       return;
@@ -243,6 +263,7 @@ export async function executeRun(db: Db, runId: string, opts: ExecuteOptions): P
     status = "failed";
     setRunStatus(db, { id: runId, status, error: errorMessage(err), ownerPid: null });
   } finally {
+    await pool?.close();
     clearInterval(poll);
     opts.signal?.removeEventListener("abort", onOuterAbort);
   }

@@ -2,9 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createDb, type Db } from "@/db/client";
-import type { DeterministicFn } from "../criteria/definition";
 import { type CriteriaRegistry, loadCriteria } from "../criteria/registry";
+import { distFile } from "../criteria/worker-pool";
 import { defaultSettings, type Settings } from "../settings/schema";
+import { lengthOk } from "./test-logic";
 
 export function tempDir(prefix = "jury-test-"): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -32,10 +33,10 @@ export const llmDefinition = (id: string, scale: [number, number] = [1, 10], thr
   tags: ["test"],
 });
 
-export const lengthOk: DeterministicFn = (ctx, params) => {
-  const max = typeof params.max_chars === "number" ? params.max_chars : 1000;
-  return { score: ctx.output.length <= max ? 1 : 0, details: `length=${ctx.output.length}` };
-};
+export { lengthOk };
+
+/** dist/test-criteria-worker.mjs: the worker bundle that serves the test logic (test-logic.ts). */
+export const TEST_LOGIC_WORKER = distFile("test-criteria-worker.mjs");
 
 /** A criteria folder with two LLM criteria and one deterministic one, loaded with test logic. */
 export function testRegistry(extra: Record<string, unknown> = {}): {
@@ -56,7 +57,7 @@ export function testRegistry(extra: Record<string, unknown> = {}): {
     parameters: { max_chars: 1000 },
   });
   for (const [id, def] of Object.entries(extra)) writeJson(path.join(dir, id, "definition.json"), def);
-  return { dir, registry: loadCriteria(dir, { short: { lengthOk } }) };
+  return { dir, registry: { ...loadCriteria(dir, { short: { lengthOk } }), logicWorker: TEST_LOGIC_WORKER } };
 }
 
 /** A suite folder with `n` cases judged on helpful, brief and short. */
