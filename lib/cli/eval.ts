@@ -1,7 +1,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { getDb } from "@/db/client";
-import { getRunById, getRunCases, getRunProgress, getRunResults } from "@/db/queries/runs";
+import { getRunById, getRunCases, getRunProgress, getRunResults, setRunStatus } from "@/db/queries/runs";
 import type { RunOptions } from "@/db/schema";
 import { loadProjectCriteria } from "../criteria/load";
 import { JuryError } from "../errors";
@@ -27,6 +27,12 @@ Options:
   --resume <run-id>    finish an interrupted run without redoing finished samples
   --json               print the run id and per case and criterion the aggregator's fields
 `;
+
+/** After SIGINT/SIGTERM the run has this long to wind down before the process leaves anyway. */
+const STOP_DEADLINE_MS = 700;
+
+/** The shell's convention, 128 + the signal's number: 130 for Ctrl-C (SIGINT), 143 for SIGTERM. */
+const signalExitCode = (signal: NodeJS.Signals) => (signal === "SIGTERM" ? 143 : 130);
 
 function num(name: string, v: string | undefined, min: number, max: number, int = false): number | undefined {
   if (v === undefined) return undefined;
@@ -92,9 +98,30 @@ export async function evalCommand(argv: string[]): Promise<number> {
   }
 
   const controller = new AbortController();
-  const stop = () => controller.abort(new Error("interrupted by signal"));
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  let stoppedBy: NodeJS.Signals | undefined;
+  let reported = false;
+  // Ctrl-C or SIGTERM: calls in flight are aborted and the criteria worker is terminated, so the run
+  // normally winds down (interrupted, resumable) in milliseconds. If something still holds it, or
+  // the signal comes twice, it is marked interrupted and the process leaves at once.
+  const leaveNow = (signal: NodeJS.Signals) => {
+    if (getRunById(db, { id: runId })?.status === "running")
+      setRunStatus(db, {
+        id: runId,
+        status: "interrupted",
+        error: "Stopped before it finished; resume it.",
+        ownerPid: null,
+      });
+    if (!reported) process.stderr.write(`\nInterrupted. Resume with: jury eval --resume ${runId}\n`);
+    process.exit(signalExitCode(signal));
+  };
+  const stop = (signal: NodeJS.Signals) => {
+    if (stoppedBy) leaveNow(signal);
+    stoppedBy = signal;
+    controller.abort(new Error(`interrupted by ${signal}`));
+    setTimeout(() => leaveNow(signal), STOP_DEADLINE_MS).unref();
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
   const before = getRunProgress(db, { runId });
   process.stderr.write(`run ${runId}: ${before.pending} of ${before.total} tasks to do\n`);
   const bar = createProgressBar(before.pending);
@@ -125,8 +152,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
     printSummary(runId, status, cases, results);
   }
   if (status === "interrupted") {
+    reported = true;
     process.stderr.write(`Interrupted. Resume with: jury eval --resume ${runId}\n`);
-    return 130;
+    return signalExitCode(stoppedBy ?? "SIGINT");
   }
   if (status !== "done") return 1;
   return results.every((r) => r.passed) ? 0 : 1;
