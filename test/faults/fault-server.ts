@@ -39,7 +39,7 @@ export function faultyScript(
       ];
     else if (roll < 40)
       [fault, kind] = [
-        { raw: `{"choices": "${"x".repeat(3_000_000)}`, contentType: "application/json" },
+        { raw: `{"choices": "${"x".repeat(1_500_000)}`, contentType: "application/json" },
         "huge",
       ];
     else if (roll < 42) [fault, kind] = [{ malformed: true }, "malformed_json"];
