@@ -12,6 +12,7 @@ import {
   samples,
   tasks,
 } from "../schema";
+import { requestJobCancel } from "./jobs";
 
 export type NewRunPlan = {
   id: string;
@@ -132,13 +133,18 @@ export function setRunStatus(
     .run();
 }
 
+/** Asks the run's owner to stop: it sees the request on its job row at its next heartbeat. */
 export function requestCancel(db: Db, { id }: { id: string }): boolean {
-  const r = db
-    .update(runs)
-    .set({ cancelRequested: true })
-    .where(and(eq(runs.id, id), inArray(runs.status, ["queued", "running"])))
-    .run();
-  return r.changes > 0;
+  return db.transaction((tx) => {
+    const r = tx
+      .update(runs)
+      .set({ cancelRequested: true })
+      .where(and(eq(runs.id, id), inArray(runs.status, ["queued", "running"])))
+      .run();
+    if (r.changes === 0) return false;
+    requestJobCancel(tx as unknown as Db, { id });
+    return true;
+  });
 }
 
 export function isCancelRequested(db: Db, { id }: { id: string }): boolean {

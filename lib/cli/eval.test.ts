@@ -128,7 +128,7 @@ describe("jury eval", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--n must be a whole number from 1 to 10, got "11"');
     const missing = await jury(["eval", path.join(root, "nope")], db).out;
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2); // a configuration error
     expect(missing.stderr).toMatch(/nope: no suite\.json/);
   });
 });

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { JuryError } from "../errors";
-import { UNSAFE_FILE } from "../read-text";
+import { exitCodeFor } from "../exit-codes";
 
 const VERSION = "0.1.0";
 
@@ -76,6 +76,6 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     process.stderr.write(`jury ${name}: ${err instanceof Error ? err.message : String(err)}\n`);
     // 2: bad options, or a file Jury refuses to read (outside its folder, not a regular file, too big)
-    return err instanceof JuryError && (err.code === "usage" || err.code === UNSAFE_FILE) ? 2 : 1;
+    return exitCodeFor(err);
   }
 }

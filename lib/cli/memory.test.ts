@@ -252,7 +252,7 @@ describe("import errors name the file and field, and write nothing", () => {
       tags: "not-an-array",
     });
     const r = jury(["memory", "import", dir], { db });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2); // bad input: a configuration error
     expect(r.stderr).toMatch(/zz-bad\.json: tags: /);
     expect(jury(["memory", "search", "timeout", "--json"], { db }).stdout).toContain('"memories": []');
   });

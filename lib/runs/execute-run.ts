@@ -6,7 +6,6 @@ import {
   getPendingTasks,
   getRunById,
   getRunCases,
-  isCancelRequested,
   recordSample,
   type SampleWrite,
   setRunStatus,
@@ -16,15 +15,16 @@ import type { CaseInput, LlmCriterion } from "../criteria/definition";
 import type { CriteriaRegistry } from "../criteria/registry";
 import { deterministicTimeoutMs, LogicPool } from "../criteria/worker-pool";
 import { errorMessage, JuryError } from "../errors";
+import { type JobContext, runJob } from "../jobs/runner";
+import { createCallScheduler } from "../jobs/scheduler";
 import { callModel, partialReply } from "../judging/call-model";
 import { parseJudgment } from "../judging/parse-json";
 import { buildJudgePrompt, type JudgeRequest } from "../judging/prompt";
 import { getOrInsert } from "../map-utils";
-import { getModel, parseJudgeId } from "../providers/get-model";
+import { costOf } from "../pricing";
+import { getModel } from "../providers/get-model";
 import type { Settings } from "../settings/schema";
 import { finalizeRun } from "./finalize-run";
-import { Limiter } from "./limiter";
-import type { CaseCriterion } from "./plan-run";
 
 export type ExecuteProgress = {
   completed: number;
@@ -40,44 +40,49 @@ export type ExecuteOptions = {
   /** aborting it stops the run as "interrupted" (resumable) */
   signal?: AbortSignal;
   onProgress?: (p: ExecuteProgress) => void;
+  /** how often the job's heartbeat runs (and sees a cancel request) */
   cancelPollMs?: number;
 };
 
-const CANCELLED = Symbol("cancelled");
-
 /**
  * Runs a run's pending tasks and records each sample as it completes. Finished tasks are never
- * redone, so calling it again on an interrupted run resumes it.
+ * redone, so calling it again on an interrupted run resumes it. The run is a job: a live owner
+ * elsewhere makes this throw `busy:run` (nothing is called twice), a dead one's run is taken over.
  */
 export async function executeRun(db: Db, runId: string, opts: ExecuteOptions): Promise<RunStatus> {
   const run = getRunById(db, { id: runId });
   if (!run) throw new Error(`No run ${runId}`);
   if (run.status === "done") return "done";
+  let status: RunStatus = "interrupted";
+  await runJob(
+    db,
+    { id: runId, kind: "run", total: run.totalTasks },
+    async (ctx) => {
+      status = await workRun(db, runId, opts, ctx);
+      return { status, error: null };
+    },
+    { signal: opts.signal, heartbeatMs: opts.cancelPollMs ?? 250 },
+  );
+  return status;
+}
+
+async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobContext): Promise<RunStatus> {
+  const run = getRunById(db, { id: runId });
+  if (!run) throw new Error(`No run ${runId}`);
   const { options } = run;
   setRunStatus(db, { id: runId, status: "running", error: null, ownerPid: process.pid });
 
   const cases = new Map(getRunCases(db, { runId }).map((c) => [c.caseId, c]));
   const pending = getPendingTasks(db, { runId });
-  const controller = new AbortController();
+  const signal = ctx.signal;
   // every call waiting to retry listens on this signal: more than Node's default 10 is normal here
-  setMaxListeners(0, controller.signal);
-  let cancelled = false;
-  const onOuterAbort = () => controller.abort(opts.signal?.reason);
-  opts.signal?.addEventListener("abort", onOuterAbort, { once: true });
-  const poll = setInterval(() => {
-    if (isCancelRequested(db, { id: runId })) {
-      cancelled = true;
-      controller.abort(CANCELLED);
-    }
-  }, opts.cancelPollMs ?? 250);
+  setMaxListeners(0, signal);
 
   const j = opts.settings.judging;
-  const global = new Limiter(options.concurrency);
-  const perProvider = new Map<string, Limiter>();
-  const providerLimiter = (judge: string) => {
-    const p = parseJudgeId(judge).provider;
-    return getOrInsert(perProvider, p, () => new Limiter(j.perProviderConcurrency));
-  };
+  const scheduler = createCallScheduler({
+    concurrency: options.concurrency,
+    perProviderConcurrency: j.perProviderConcurrency,
+  });
   const prompts = new Map<string, JudgeRequest>();
   // deterministic criteria run in a worker thread, started on the first such task, ended with the run
   let pool: LogicPool | undefined;
@@ -103,25 +108,34 @@ export async function executeRun(db: Db, runId: string, opts: ExecuteOptions): P
     s: Omit<SampleWrite, "taskId" | "runId" | "caseId" | "criterionId" | "judge" | "sampleIndex">,
     cache?: Parameters<typeof recordSample>[2],
   ) => {
-    const written = recordSample(
-      db,
-      {
-        taskId: task.id,
-        runId,
-        caseId: task.caseId,
-        criterionId: task.criterionId,
-        judge: task.judge,
-        sampleIndex: task.sampleIndex,
-        ...s,
-      },
-      cache,
-    );
+    if (signal.aborted) return; // stopped: the task stays pending and a resume redoes it
+    let written: boolean;
+    try {
+      written = recordSample(
+        db,
+        {
+          taskId: task.id,
+          runId,
+          caseId: task.caseId,
+          criterionId: task.criterionId,
+          judge: task.judge,
+          sampleIndex: task.sampleIndex,
+          ...s,
+        },
+        cache,
+      );
+    } catch (err) {
+      // a failed write (a full disk) is the job's failure, never this judge's error: stop every call
+      ctx.failStorage(err);
+      return;
+    }
     if (!written) return;
     progress.completed++;
     progress.remaining--;
     if (s.error) progress.errors++;
     if (s.cached) progress.cached++;
     progress.costUsd += s.costUsd;
+    ctx.report({ done: progress.completed, errors: progress.errors });
     opts.onProgress?.(progress);
   };
   const empty = {
@@ -139,7 +153,7 @@ export async function executeRun(db: Db, runId: string, opts: ExecuteOptions): P
 
   const runTask = async (task: Task): Promise<void> => {
     const c = cases.get(task.caseId);
-    const cc = (c?.criteria as CaseCriterion[] | undefined)?.find((x) => x.id === task.criterionId);
+    const cc = c?.criteria.find((x) => x.id === task.criterionId);
     const def = opts.registry.criteria.get(task.criterionId);
     if (!c || !cc || !def) {
       finish(task, { ...empty, error: `criterion ${task.criterionId} is no longer available` });
@@ -151,7 +165,7 @@ export async function executeRun(db: Db, runId: string, opts: ExecuteOptions): P
         // never on this thread: a regex or loop that does not return would hang it (and the server)
         const r = await logicPool().run(
           { criterionId: def.id, fn: def.function, output: c.output, input, params: cc.params },
-          controller.signal,
+          signal,
         );
         const outOfScale = !Number.isFinite(r.score) || r.score < cc.scale[0] || r.score > cc.scale[1];
         finish(task, {
@@ -162,7 +176,7 @@ export async function executeRun(db: Db, runId: string, opts: ExecuteOptions): P
           error: outOfScale ? `score ${r.score} is outside the scale ${cc.scale.join("–")}` : null,
         });
       } catch (err) {
-        if (controller.signal.aborted) return; // left pending: a resume picks it up
+        if (signal.aborted) return; // left pending: a resume picks it up
         finish(task, {
           ...empty,
           attempts: 1,
@@ -208,24 +222,21 @@ export async function executeRun(db: Db, runId: string, opts: ExecuteOptions): P
     }
     try {
       const model = getModel(task.judge, { settings: opts.settings });
-      const r = await global.run(() =>
-        providerLimiter(task.judge).run(() =>
-          callModel({
-            model,
-            system: req.system,
-            prompt: req.prompt,
-            schema: req.schema,
-            temperature: options.temperature,
-            timeoutMs: j.timeoutMs,
-            maxRetries: j.maxRetries,
-            signal: controller.signal,
-          }),
-        ),
-      );
+      const r = await scheduler.schedule(task.judge, () => {
+        signal.throwIfAborted(); // a slot freed after a stop starts no new call
+        return callModel({
+          model,
+          system: req.system,
+          prompt: req.prompt,
+          schema: req.schema,
+          temperature: options.temperature,
+          timeoutMs: j.timeoutMs,
+          maxRetries: j.maxRetries,
+          signal,
+        });
+      });
       const price = opts.settings.prices[task.judge];
-      const costUsd = price
-        ? (r.inputTokens * price.inputPerMTok + r.outputTokens * price.outputPerMTok) / 1e6
-        : 0;
+      const costUsd = price ? costOf(price, r.inputTokens, r.outputTokens) : 0;
       const p = parseJudgment(r.text, scale);
       finish(
         task,
@@ -242,30 +253,35 @@ export async function executeRun(db: Db, runId: string, opts: ExecuteOptions): P
         p.ok ? { key: cacheKey, ...r } : undefined,
       );
     } catch (err) {
-      if (controller.signal.aborted) return; // left pending: a resume picks it up
+      if (signal.aborted) return; // left pending: a resume picks it up
       // a reply over the size cap is stored once, cut to the cap, as this sample's error
       finish(task, { ...empty, ...partialReply(err), error: errorMessage(err) });
     }
   };
 
-  let status: RunStatus;
   try {
     await Promise.all(pending.map(runTask));
-    status = cancelled ? "cancelled" : controller.signal.aborted ? "interrupted" : "done";
+    const stop = ctx.stopReason();
+    if (stop?.kind === "lost") return "interrupted"; // another process works it now: leave its rows alone
+    const status: RunStatus =
+      stop?.kind === "cancelled" ? "cancelled" : signal.aborted ? "interrupted" : "done";
+    const error =
+      stop?.kind === "storage"
+        ? `${stop.message}. Free space, then resume it: the samples not stored are redone.`
+        : status === "interrupted"
+          ? "Stopped before it finished; resume it."
+          : null;
     finalizeRun(db, runId, options.judges);
-    setRunStatus(db, {
-      id: runId,
-      status,
-      error: status === "interrupted" ? "Stopped before it finished; resume it." : null,
-      ownerPid: null,
-    });
+    setRunStatus(db, { id: runId, status, error, ownerPid: null });
+    return status;
   } catch (err) {
-    status = "failed";
-    setRunStatus(db, { id: runId, status, error: errorMessage(err), ownerPid: null });
+    try {
+      setRunStatus(db, { id: runId, status: "failed", error: errorMessage(err), ownerPid: null });
+    } catch {
+      // the disk may be full: recovery marks it interrupted from the job's stale heartbeat
+    }
+    return "failed";
   } finally {
     await pool?.close();
-    clearInterval(poll);
-    opts.signal?.removeEventListener("abort", onOuterAbort);
   }
-  return status;
 }

@@ -1,0 +1,105 @@
+// A run is a job: one live owner at a time (two resumes never pay twice), and a failed write stops
+// the run's calls and is recorded on the job, never as a judge's error; a resume then finishes it.
+import path from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createDb } from "@/db/client";
+import { getJob } from "@/db/queries/jobs";
+import { getRunById, getRunSamples } from "@/db/queries/runs";
+import { loadCriteria } from "@/lib/criteria/registry";
+import { executeRun } from "@/lib/runs/execute-run";
+import { createRun } from "@/lib/runs/plan-run";
+import { loadSuite } from "@/lib/suites/load-suite";
+import { llmDefinition, settingsFor, tempDir, writeJson } from "@/lib/testing/fixtures";
+import { runJury } from "@/lib/testing/run-jury";
+import { type ScriptedServer, startScriptedServer } from "@/lib/testing/scripted-server";
+
+let server: ScriptedServer;
+beforeAll(async () => {
+  server = await startScriptedServer(() => ({ delayMs: 100, json: { score: 3, reasoning: "fine" } }));
+});
+afterAll(() => server.close());
+
+/** Two LLM criteria and a suite of `cases` cases judged on them: no deterministic logic involved. */
+function fixture(cases: number) {
+  const criteriaDir = tempDir("jury-criteria-");
+  writeJson(path.join(criteriaDir, "helpful", "definition.json"), llmDefinition("helpful"));
+  writeJson(path.join(criteriaDir, "brief", "definition.json"), llmDefinition("brief", [1, 5], 3));
+  const suiteDir = tempDir("jury-suite-");
+  writeJson(path.join(suiteDir, "suite.json"), {
+    name: "Jobs",
+    criteria: [{ id: "helpful" }, { id: "brief" }],
+  });
+  for (let i = 0; i < cases; i++)
+    writeJson(path.join(suiteDir, "cases", `c${i}.json`), {
+      id: `c${i}`,
+      name: `Case ${i}`,
+      input: { prompt: `Question ${i}?` },
+      output: `Answer ${i}.`,
+    });
+  const dbFile = path.join(tempDir(), "jury.db");
+  const db = createDb(dbFile);
+  const registry = loadCriteria(criteriaDir, {});
+  return { criteriaDir, suiteDir, dbFile, db, registry };
+}
+
+const options = (concurrency: number) => ({
+  judges: ["local:a"],
+  n: 3,
+  temperature: 0.8,
+  concurrency,
+  noCache: true,
+});
+
+it("two `jury eval --resume` of one run at once: one works it, the other exits 2 naming the live owner", async () => {
+  const f = fixture(4);
+  const runId = await createRun(f.db, loadSuite(f.suiteDir), f.registry, options(2));
+  const tasks = 4 * 2 * 3;
+  const before = server.requests.length;
+  const env = { JURY_DB: f.dbFile, JURY_LOCAL_BASE_URL: server.baseURL, JURY_CRITERIA_DIR: f.criteriaDir };
+  const [a, b] = await Promise.all([
+    runJury(["eval", "--resume", runId], { env }),
+    runJury(["eval", "--resume", runId], { env }),
+  ]);
+  const [loser, winner] = a.code === 2 ? [a, b] : [b, a];
+  expect(loser.code, `${a.stderr}\n${b.stderr}`).toBe(2);
+  expect(loser.stderr).toMatch(new RegExp(`Run ${runId} is being worked by process \\d+ on `));
+  expect([0, 1]).toContain(winner.code);
+  expect(server.requests.length - before).toBe(tasks); // nothing was called twice
+  expect(getRunSamples(f.db, { runId })).toHaveLength(tasks);
+  expect(getRunById(f.db, { id: runId })?.status).toBe("done");
+  expect(getJob(f.db, { id: runId })).toMatchObject({ status: "done", ownerToken: null });
+  f.db.$client.close();
+});
+
+it("a failed write stops the run's calls, is recorded on the job, and a resume finishes with no sample lost", async () => {
+  const f = fixture(6);
+  const concurrency = 3;
+  const runId = await createRun(f.db, loadSuite(f.suiteDir), f.registry, options(concurrency));
+  const tasks = 6 * 2 * 3;
+  // the disk "fills up" after 5 samples
+  f.db.$client.exec(`create trigger disk_full before insert on samples
+    when (select count(*) from samples) >= 5
+    begin select raise(abort, 'database or disk is full'); end`);
+  const settings = settingsFor(server.baseURL, { perProviderConcurrency: concurrency });
+  const before = server.requests.length;
+  const status = await executeRun(f.db, runId, { settings, registry: f.registry });
+  expect(status).toBe("interrupted");
+  const calls = server.requests.length - before;
+  // calls in flight when the write failed may finish; no new one starts
+  expect(calls).toBeLessThanOrEqual(5 + concurrency + 1);
+  const job = getJob(f.db, { id: runId });
+  expect(job?.status).toBe("interrupted");
+  expect(job?.error).toContain("database or disk is full");
+  expect(getRunById(f.db, { id: runId })?.error).toContain("database or disk is full");
+  const stored = getRunSamples(f.db, { runId });
+  expect(stored).toHaveLength(5);
+  expect(stored.filter((s) => s.error)).toEqual([]);
+
+  f.db.$client.exec("drop trigger disk_full");
+  expect(await executeRun(f.db, runId, { settings, registry: f.registry })).toBe("done");
+  const all = getRunSamples(f.db, { runId });
+  expect(all).toHaveLength(tasks);
+  expect(all.filter((s) => s.error)).toEqual([]);
+  expect(getJob(f.db, { id: runId })?.status).toBe("done");
+  f.db.$client.close();
+});
