@@ -224,9 +224,27 @@ export const studyQueries = sqliteTable(
     collection: text().notNull(),
     queryId: text().notNull(),
     text: text().notNull(),
+    /** false for a query imported without labels: it "needs annotation" and stays out of every metric */
+    labelled: integer({ mode: "boolean" }).notNull().default(true),
   },
   (t) => [uniqueIndex("study_queries_collection_query_id_idx").on(t.collection, t.queryId)],
 );
+
+/**
+ * What a collection's labels mean. `qrels` (imported BEIR/TREC judgments): an unjudged document is
+ * not relevant, as trec_eval counts it. `annotated` (labelled in Jury): an unjudged document
+ * "needs annotation". `origin` says where the labels came from (example, import, beir:test…).
+ */
+export const studyMeta = sqliteTable("study_meta", {
+  collection: text().primaryKey(),
+  labelConvention: text({ enum: ["qrels", "annotated"] })
+    .notNull()
+    .default("annotated"),
+  origin: text().notNull().default("import"),
+  createdAt: integer({ mode: "timestamp_ms" })
+    .notNull()
+    .$defaultFn(() => new Date()),
+});
 
 /** Ground truth: is this memory relevant to this query? From imported qrels or a person's click. */
 export const annotations = sqliteTable(
@@ -242,6 +260,26 @@ export const annotations = sqliteTable(
       .$defaultFn(() => new Date()),
   },
   (t) => [uniqueIndex("annotations_collection_query_memory_idx").on(t.collection, t.queryId, t.memoryId)],
+);
+
+/** Every change to a relevance label, with where it came from and when: shown per query, and undone. */
+export const annotationHistory = sqliteTable(
+  "annotation_history",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    collection: text().notNull(),
+    queryId: text().notNull(),
+    memoryId: text().notNull(),
+    /** the label after the change; null when the label was removed */
+    relevance: integer(),
+    /** the label before it; null when there was none */
+    previous: integer(),
+    source: text({ enum: ["qrels", "human", "example", "undo"] }).notNull(),
+    at: integer({ mode: "timestamp_ms" })
+      .notNull()
+      .$defaultFn(() => new Date()),
+  },
+  (t) => [index("annotation_history_collection_query_idx").on(t.collection, t.queryId, t.at)],
 );
 
 export type RetrievalConfig = {
@@ -309,6 +347,17 @@ export const retrievalLog = sqliteTable(
     returned: integer().notNull(),
     latencyMs: real().notNull(),
     error: text(),
+    /** who asked: the hook, `jury memory search`, or the /memory:search skill */
+    source: text().notNull().default("hook"),
+    /** the prompt or query, cut to 500 characters */
+    query: text(),
+    candidateIds: text({ mode: "json" }).$type<string[]>(),
+    keptIds: text({ mode: "json" }).$type<string[]>(),
+    /** candidates the judge dropped, with its reason where it gave one */
+    dropped: text({ mode: "json" }).$type<{ memoryId: string; reason?: string }[]>(),
+    inputTokens: integer().notNull().default(0),
+    outputTokens: integer().notNull().default(0),
+    costUsd: real().notNull().default(0),
   },
   (t) => [index("retrieval_log_at_idx").on(t.at)],
 );

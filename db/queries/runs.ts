@@ -147,10 +147,6 @@ export function requestCancel(db: Db, { id }: { id: string }): boolean {
   });
 }
 
-export function isCancelRequested(db: Db, { id }: { id: string }): boolean {
-  return db.select({ c: runs.cancelRequested }).from(runs).where(eq(runs.id, id)).get()?.c ?? false;
-}
-
 /** Runs marked running whose owning process is gone become "interrupted" (they can be resumed). */
 export function markInterruptedRuns(db: Db, isAlive: (pid: number) => boolean): number {
   const stuck = db
