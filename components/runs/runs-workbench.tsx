@@ -5,7 +5,8 @@ import { useActionState, useEffect, useState } from "react";
 import { type StartRunState, startRun } from "@/app/actions/runs";
 import { SettingsModal } from "@/components/settings/settings-modal";
 import type { SuiteSummary } from "@/lib/runs/estimate";
-import { enabledJudges, type Settings } from "@/lib/settings/schema";
+import { enabledJudges } from "@/lib/settings/providers";
+import type { Settings } from "@/lib/settings/schema";
 import { EstimateTable } from "./estimate-table";
 
 type Props = { suites: SuiteSummary[]; settings: Settings; latencyMsByJudge: Record<string, number> };

@@ -1,7 +1,8 @@
 "use client";
 
 import { endpointKeyEnv } from "@/lib/env/secrets";
-import { builtinProviderIds, type CustomEndpoint, type Settings } from "@/lib/settings/schema";
+import { builtinProviderIds } from "@/lib/settings/providers";
+import type { CustomEndpoint, Settings } from "@/lib/settings/schema";
 import { FieldError, ModelList, TextField, Toggle } from "./fields";
 
 const providerLabels: Record<(typeof builtinProviderIds)[number], string> = {

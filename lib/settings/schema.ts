@@ -4,8 +4,9 @@ import { MEMORY_JUDGE_DEFAULTS as D, MEMORY_JUDGE_LIMITS as L } from "./memory-j
 
 const modelId = z.string().trim().min(1, "Model id cannot be empty").max(200);
 
-export const builtinProviderIds = ["openai", "anthropic", "google", "local", "mock"] as const;
-export type BuiltinProviderId = (typeof builtinProviderIds)[number];
+import { builtinProviderIds } from "./providers";
+
+export { type BuiltinProviderId, builtinProviderIds, enabledJudges } from "./providers";
 
 const providerToggle = z.object({
   enabled: z.boolean(),
@@ -154,17 +155,6 @@ export const defaultSettings: Settings = {
     "google:gemini-2.5-flash": { inputPerMTok: 0.3, outputPerMTok: 2.5 },
   },
 };
-
-/** Judges the settings enable, as `provider:model` ids. */
-export function enabledJudges(s: Settings): string[] {
-  const out: string[] = [];
-  for (const id of builtinProviderIds) {
-    const p = s.providers[id];
-    if (p.enabled) for (const m of p.models) out.push(`${id}:${m}`);
-  }
-  for (const e of s.endpoints) if (e.enabled) for (const m of e.models) out.push(`${e.name}:${m}`);
-  return out;
-}
 
 /** Zod issues as `{ "judging.samples": "N must be at most 10" }`, first message per path. */
 export function fieldErrorsOf(error: z.ZodError): Record<string, string> {
