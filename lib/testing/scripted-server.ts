@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import zlib from "node:zlib";
 
 /**
  * A scripted OpenAI-compatible server for tests and benchmarks. It answers
@@ -21,7 +22,8 @@ export type ScriptRequest = {
   responseFormat?: { type: string; json_schema?: { schema?: Record<string, unknown> } };
 };
 
-export type Reply = { delayMs?: number } & (
+/** `gzip`: a json or text answer is sent gzip-compressed, with `content-encoding: gzip`. */
+export type Reply = { delayMs?: number; gzip?: boolean } & (
   | { json: unknown }
   | { text: string }
   | { status: number; retryAfter?: number; message?: string }
@@ -201,6 +203,12 @@ function send(res: http.ServerResponse, reply: Reply, req: ScriptRequest): void 
     res.end(streamChunks(req.model, content, req.text));
     return;
   }
+  const payload = JSON.stringify(completion(req.model, content, req.text));
+  if (reply.gzip) {
+    res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+    res.end(zlib.gzipSync(payload));
+    return;
+  }
   res.writeHead(200, { "content-type": "application/json" });
-  res.end(JSON.stringify(completion(req.model, content, req.text)));
+  res.end(payload);
 }
