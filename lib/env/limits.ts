@@ -1,6 +1,8 @@
 /**
- * Size limits read from the environment. Kept free of imports: the memory hook's bundle loads it.
+ * Size limits read from the environment (declared in lib/env/registry.ts). Kept free of heavy
+ * imports: the memory hook's bundle loads it.
  */
+import { readEnv } from "./registry";
 
 type Env = Record<string, string | undefined>;
 
@@ -12,20 +14,13 @@ let parsed: { raw: string | undefined; value: number } | undefined;
 
 /**
  * JURY_MAX_REPLY_BYTES as a whole number of bytes (at least 1024), or the default 256 KiB when unset;
- * a value that is not such a number is an error naming the variable, not a silent default.
+ * a value that is not such a number is an error naming the variable (JuryError `invalid_env`), not a
+ * silent default.
  */
 export function maxReplyBytes(env: Env = process.env): number {
   const raw = env[MAX_REPLY_BYTES_ENV];
   if (parsed && parsed.raw === raw) return parsed.value;
-  let value = DEFAULT_MAX_REPLY_BYTES;
-  if (raw !== undefined && raw.trim() !== "") {
-    value = Number(raw.trim());
-    if (!Number.isInteger(value) || value < 1024) {
-      throw new Error(
-        `${MAX_REPLY_BYTES_ENV}=${JSON.stringify(raw)} must be a whole number of bytes, at least 1024 (default ${DEFAULT_MAX_REPLY_BYTES})`,
-      );
-    }
-  }
+  const value = readEnv(MAX_REPLY_BYTES_ENV, env);
   parsed = { raw, value };
   return value;
 }
