@@ -1,6 +1,5 @@
-import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { settings as settingsTable } from "@/db/schema";
+import { getSettingsData, saveSettingsData } from "@/db/queries/settings";
 import { endpointKeyEnv } from "../env/secrets";
 import { deepMerge, isPlainObject } from "./memory-judge-defaults";
 import {
@@ -22,12 +21,11 @@ export type StoredSettings = { settings: Settings; problems: Record<string, stri
  * rather than breaking every page, its problems reported too.
  */
 export function readStoredSettings(db: Db): StoredSettings {
-  const row = db.select().from(settingsTable).where(eq(settingsTable.id, 1)).get();
-  if (!row) return { settings: defaultSettings, problems: {} };
-  const merged = deepMerge(defaultSettings, row.data);
+  const data = getSettingsData(db);
+  if (data === undefined) return { settings: defaultSettings, problems: {} };
+  const merged = deepMerge(defaultSettings, data);
   // A stored price table replaces the defaults: a price the user deleted stays deleted.
-  if (isPlainObject(row.data) && isPlainObject(row.data.prices))
-    merged.prices = row.data.prices as Settings["prices"];
+  if (isPlainObject(data) && isPlainObject(data.prices)) merged.prices = data.prices as Settings["prices"];
   const parsed = settingsSchema.safeParse(merged);
   if (parsed.success) return { settings: parsed.data, problems: {} };
   const problems = fieldErrorsOf(parsed.error);
@@ -57,9 +55,5 @@ function withAllowedKeyEnvs(s: Settings): Settings {
 }
 
 export function writeSettings(db: Db, value: Settings): void {
-  const data = settingsSchema.parse(value);
-  db.insert(settingsTable)
-    .values({ id: 1, data, updatedAt: new Date() })
-    .onConflictDoUpdate({ target: settingsTable.id, set: { data, updatedAt: new Date() } })
-    .run();
+  saveSettingsData(db, settingsSchema.parse(value));
 }
