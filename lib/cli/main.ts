@@ -1,6 +1,8 @@
 import { parseArgs } from "node:util";
-import { JuryError } from "../errors";
-import { exitCodeFor } from "../exit-codes";
+import { type EnvGroup, envSpec, invalidEnv } from "../env/registry";
+import { errorMessage, JuryError } from "../errors";
+import { EXIT, exitCodeFor } from "../exit-codes";
+import { type CommandSpec, formatHelp, parseCommand } from "./args";
 
 const VERSION = "0.1.0";
 
@@ -10,22 +12,33 @@ Usage: jury <command> [options]
 
 Commands:
   eval <suite-dir>    Run a suite with a panel of judges (jury eval --help)
+  runs <command>      Runs: list, show one (verdicts, alpha, self-consistency), compare two (jury runs --help)
   memory <command>    Memories: the Claude Code hook, search, import, experiments (jury memory --help)
   review [options]    Judge a code change: criteria + diff + tests → verdict (jury review --help)
+  settings <command>  Settings: list, get <path>, set <path> <value> (jury settings --help)
   db migrate          Create or update the database (JURY_DB, default data/jury.db)
-  settings            Print the current settings as JSON (keys are never stored)
-  help                Show this help
+  help [command]      Show this help, or a command's
 
 Options:
   -h, --help          Show help
   -v, --version       Show the version
 
-Environment:
+Exit codes: 0 pass, 1 fail, 2 usage or configuration error (the message names the flag, setting or
+variable and the bad value), 3 infrastructure (a judge, worker, database or system under test that
+did not answer).
+
+Environment: every variable is listed in the README's Configuration table. The common ones:
   JURY_DB                       SQLite file (default data/jury.db)
   OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY
   JURY_LOCAL_BASE_URL           OpenAI-compatible endpoint for local:<model> (Ollama: http://127.0.0.1:11434/v1)
   JURY_LOCAL_API_KEY            its key, if it needs one
 `;
+
+export const DB_MIGRATE: CommandSpec = {
+  name: "db migrate",
+  summary: "Creates the database, or applies the migrations it lacks (JURY_DB, default data/jury.db).",
+  options: {},
+};
 
 type Command = (args: string[]) => Promise<number>;
 
@@ -34,48 +47,90 @@ const commands: Record<string, Command> = {
   eval: async (args) => (await import("./eval")).evalCommand(args),
   memory: async (args) => (await import("./memory")).memoryCommand(args),
   review: async (args) => (await import("./review")).reviewCommand(args),
+  runs: async (args) => (await import("./runs")).runsCommand(args),
+  settings: async (args) => (await import("./settings")).settingsCommand(args),
   db: async (args) => {
-    if (args[0] !== "migrate")
-      throw new JuryError("usage", `Unknown db command "${args[0] ?? ""}". Try: jury db migrate`);
+    const [sub, ...rest] = args;
+    if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") {
+      process.stdout.write(formatHelp(DB_MIGRATE));
+      return 0;
+    }
+    if (sub !== "migrate")
+      throw new JuryError("usage", `Unknown db command "${sub}". Try: jury db migrate (see jury db --help)`);
+    if (parseCommand(DB_MIGRATE, rest).help) {
+      process.stdout.write(formatHelp(DB_MIGRATE));
+      return 0;
+    }
     const { getDb } = await import("../../db/client");
     getDb();
     process.stdout.write(`Database ready: ${(await import("../../db/path")).resolveDbPath()}\n`);
     return 0;
   },
-  settings: async () => {
-    const { getDb } = await import("../../db/client");
-    const { readSettings } = await import("../settings/store");
-    process.stdout.write(`${JSON.stringify(readSettings(getDb()), null, 2)}\n`);
-    return 0;
-  },
 };
 
-export async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: { help: { type: "boolean", short: "h" }, version: { type: "boolean", short: "v" } },
-    allowPositionals: true,
-    strict: false,
+/** The variables a command reads; the server's own (and values set by tools) are checked by the server. */
+const CHECKED_GROUPS: readonly EnvGroup[] = ["providers", "limits", "paths", "review", "memory"];
+
+/**
+ * Every variable the CLI reads that is set to a value that does not parse: a configuration error
+ * (exit 2) naming each variable and its value, before the command does anything.
+ */
+function checkEnv(): void {
+  const bad = invalidEnv().filter((e) => {
+    const group = envSpec(String(e.details?.variable))?.group;
+    return group !== undefined && CHECKED_GROUPS.includes(group);
   });
-  const [name] = positionals;
+  if (bad.length) throw new JuryError("invalid_env", bad.map((e) => e.message).join("\n"));
+}
+
+const wantsHelp = (args: string[]) => args.includes("--help") || args.includes("-h");
+
+export async function main(argv: string[]): Promise<number> {
+  // options before the command are jury's own; the rest is the command's
+  const at = argv.findIndex((a) => !a.startsWith("-"));
+  const own = at < 0 ? argv : argv.slice(0, at);
+  let values: { help?: boolean; version?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: own,
+      options: { help: { type: "boolean", short: "h" }, version: { type: "boolean", short: "v" } },
+      strict: true,
+    }));
+  } catch (err) {
+    // node's message names the option; its advice about "--" is for positional arguments
+    const message = errorMessage(err).split(". To specify")[0].replace(/\.$/, "");
+    process.stderr.write(`jury: ${message}. Run \`jury --help\` for the options.\n`);
+    return EXIT.usage;
+  }
   if (values.version) {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  if (!name || name === "help" || (values.help && !commands[name])) {
+  let name = at < 0 ? undefined : argv[at];
+  let rest = at < 0 ? [] : argv.slice(at + 1);
+  if (name === "help") {
+    // `jury help eval` is `jury eval --help`
+    name = rest[0];
+    rest = ["--help"];
+    if (name && !commands[name]) {
+      process.stderr.write(`jury: unknown command "${name}". Run \`jury --help\` for the list.\n`);
+      return EXIT.usage;
+    }
+  }
+  if (!name || values.help) {
     process.stdout.write(HELP);
     return 0;
   }
   const command = commands[name];
   if (!command) {
     process.stderr.write(`jury: unknown command "${name}". Run \`jury --help\` for the list.\n`);
-    return 2;
+    return EXIT.usage;
   }
   try {
-    return await command(argv.slice(argv.indexOf(name) + 1));
+    if (!wantsHelp(rest)) checkEnv();
+    return await command(rest);
   } catch (err) {
-    process.stderr.write(`jury ${name}: ${err instanceof Error ? err.message : String(err)}\n`);
-    // 2: bad options, or a file Jury refuses to read (outside its folder, not a regular file, too big)
+    process.stderr.write(`jury ${name}: ${errorMessage(err)}\n`);
     return exitCodeFor(err);
   }
 }

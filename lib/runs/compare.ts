@@ -1,4 +1,5 @@
 import type { CriterionVerdict } from "../judging/aggregate";
+import { pairedBootstrapDiffCI, signFlipPValue } from "../stats/bootstrap";
 
 type R = {
   caseId: string;
@@ -28,11 +29,29 @@ function meanWithinStd(data: Record<string, unknown>): number | null {
   return stds.length ? stds.reduce((x, y) => x + y, 0) / stds.length : null;
 }
 
+/**
+ * The paired test over the cells both runs scored: the mean difference B − A with its percentile
+ * bootstrap 95% interval, and the two-sided p-value of the paired sign-flip test (lib/stats/bootstrap).
+ */
+export type PairedTest = {
+  n: number;
+  meanDiff: number;
+  low: number;
+  high: number;
+  p: number;
+  exact: boolean;
+};
+
+export type RunComparison = {
+  cells: ComparedCell[];
+  flips: number;
+  meanAbsDelta: number | null;
+  /** null when no cell has a score in both runs */
+  paired: PairedTest | null;
+};
+
 /** Cells present in both runs: score deltas, pass flips and spreads, so repeated runs show verdict instability. */
-export function compareRuns(
-  a: R[],
-  b: R[],
-): { cells: ComparedCell[]; flips: number; meanAbsDelta: number | null } {
+export function compareRuns(a: R[], b: R[]): RunComparison {
   const key = (r: R) => `${r.caseId}\u0000${r.criterionId}`;
   const bByKey = new Map(b.map((r) => [key(r), r]));
   const cells: ComparedCell[] = [];
@@ -58,9 +77,19 @@ export function compareRuns(
   }
   cells.sort((x, y) => Math.abs(y.delta ?? 0) - Math.abs(x.delta ?? 0));
   const deltas = cells.flatMap((c) => (c.delta === null ? [] : [Math.abs(c.delta)]));
+  const scored = cells.filter((c) => c.a !== null && c.b !== null);
+  const xs = scored.map((c) => c.a as number);
+  const ys = scored.map((c) => c.b as number);
+  let paired: PairedTest | null = null;
+  if (scored.length) {
+    const ci = pairedBootstrapDiffCI(xs, ys);
+    const t = signFlipPValue(xs, ys);
+    paired = { n: ci.n, meanDiff: ci.meanDiff, low: ci.low, high: ci.high, p: t.p, exact: t.exact };
+  }
   return {
     cells,
     flips: cells.filter((c) => c.flipped).length,
     meanAbsDelta: deltas.length ? deltas.reduce((x, y) => x + y, 0) / deltas.length : null,
+    paired,
   };
 }
