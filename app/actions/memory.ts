@@ -2,20 +2,30 @@
 
 import path from "node:path";
 import { revalidatePath } from "next/cache";
+import { z } from "zod";
 import { getDb } from "@/db/client";
 import { getMemories } from "@/db/queries/memories";
-import { listStudyQueries, setAnnotations } from "@/db/queries/study";
+import {
+  annotateOne,
+  getStudyMeta,
+  listStudyQueries,
+  startFreshAnnotation as startFreshAnnotationQuery,
+  undoLastAnnotation,
+} from "@/db/queries/study";
 import { type ActionResult, actionFailed } from "@/lib/action-result";
 import { errorMessage } from "@/lib/errors";
 import { startExperimentInBackground } from "@/lib/memory/background";
 import { importStudyFolder } from "@/lib/memory/import";
 import { readSettings } from "@/lib/settings/store";
 import { wrongShape } from "@/lib/validations/form-data";
-import { annotateSchema, experimentFormSchema } from "@/lib/validations/memory";
+import { annotateSchema, collectionSchema, experimentFormSchema } from "@/lib/validations/memory";
 
 export async function importExampleStudy(): Promise<ActionResult<{ collection: string }>> {
   try {
-    importStudyFolder(getDb(), path.join(process.cwd(), "examples", "memory-study"), "shop-api");
+    const db = getDb();
+    // already there (perhaps relabelled by a person since): open it, never overwrite its labels
+    if (getStudyMeta(db, "shop-api")) return { ok: true, data: { collection: "shop-api" } };
+    importStudyFolder(db, path.join(process.cwd(), "examples", "memory-study"), "shop-api");
     revalidatePath("/memory");
     return { ok: true, data: { collection: "shop-api" } };
   } catch (err) {
@@ -36,9 +46,54 @@ export async function annotate(input: unknown): Promise<ActionResult<null>> {
   if (getMemories(db, collection, [memoryId]).length === 0) {
     return actionFailed(`No memory "${memoryId}" in ${collection}`);
   }
-  setAnnotations(db, collection, [{ queryId, memoryId, relevance: relevant ? 1 : 0, source: "human" }]);
+  // the label, a history entry (source: a person, now), and the query enters the metrics
+  annotateOne(db, collection, { queryId, memoryId, relevance: relevant ? 1 : 0 });
   revalidatePath(`/memory/${collection}`);
   return { ok: true, data: null };
+}
+
+const queryRefSchema = z.object({ collection: collectionSchema, queryId: z.string().min(1).max(200) });
+
+/** Undoes the newest label change of one query (its history says which); the undo is itself recorded. */
+export async function undoAnnotation(
+  input: unknown,
+): Promise<ActionResult<{ memoryId: string; restored: number | null } | null>> {
+  const bad = wrongShape(input, "an object");
+  if (bad) return bad;
+  const parsed = queryRefSchema.safeParse(input);
+  if (!parsed.success) return actionFailed("Invalid undo", parsed.error);
+  const { collection, queryId } = parsed.data;
+  const db = getDb();
+  if (!listStudyQueries(db, collection).some((q) => q.queryId === queryId))
+    return actionFailed(`No query "${queryId}" in ${collection}`);
+  const undone = undoLastAnnotation(db, collection, queryId);
+  revalidatePath(`/memory/${collection}`);
+  return { ok: true, data: undone ? { memoryId: undone.memoryId, restored: undone.previous } : null };
+}
+
+/**
+ * Starts a fresh annotation of a study's queries: every label is cleared (the history keeps them),
+ * every query needs annotation again, and the figures wait for a person's labels.
+ */
+export async function startFreshAnnotation(
+  input: unknown,
+): Promise<ActionResult<{ cleared: number; queries: number }>> {
+  const bad = wrongShape(input, "an object");
+  if (bad) return bad;
+  const parsed = z.object({ collection: collectionSchema }).safeParse(input);
+  if (!parsed.success) return actionFailed("Invalid collection", parsed.error);
+  const { collection } = parsed.data;
+  const db = getDb();
+  if (listStudyQueries(db, collection).length === 0)
+    return actionFailed(`"${collection}" has no study queries`);
+  const meta = getStudyMeta(db, collection);
+  if (meta?.labelConvention === "qrels")
+    return actionFailed(
+      `"${collection}" holds imported qrels (${meta.origin}): import it again under another name to annotate it`,
+    );
+  const r = startFreshAnnotationQuery(db, collection);
+  revalidatePath(`/memory/${collection}`);
+  return { ok: true, data: r };
 }
 
 export type StartExperimentState = ActionResult<{ id: string }> | null;

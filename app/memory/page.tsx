@@ -28,7 +28,16 @@ export default async function MemoryPage() {
       ) : (
         <Card>
           <table className="w-full text-left text-sm" data-testid="studies-table">
-            <TableHead columns={["Collection", "Memories", "Study queries", "Experiments"]} />
+            <TableHead
+              columns={[
+                "Collection",
+                "Memories",
+                "Study queries",
+                { label: "Need annotation", title: "queries without labels: left out of every metric" },
+                { label: "Labels", title: "where the labels come from and how an unjudged item counts" },
+                "Experiments",
+              ]}
+            />
             <tbody>
               {studies.map((s) => (
                 <tr key={s.collection} className="border-t border-zinc-100">
@@ -42,6 +51,12 @@ export default async function MemoryPage() {
                   </td>
                   <td className="tabular-nums">{s.memories}</td>
                   <td className="tabular-nums">{s.queries}</td>
+                  <td className="tabular-nums">{s.needsAnnotation}</td>
+                  <td className="text-xs">
+                    {s.origin === null
+                      ? "—"
+                      : `${s.origin === "example" ? "example" : s.origin === "human" ? "annotated in Jury" : s.origin} · ${s.labelConvention === "qrels" ? "unjudged = not relevant" : "unjudged = needs annotation"}`}
+                  </td>
                   <td className="tabular-nums">{s.experiments}</td>
                 </tr>
               ))}

@@ -17,13 +17,14 @@ export type TradeoffPoint = {
   low: number;
   high: number;
   latencyMs: number;
-  costPerMonth: number;
+  /** null for a configuration whose judge model has no price: it is left off the cost chart, never put at $0 */
+  costPerMonth: number | null;
 };
 
 /** Precision (with its 95 % interval) against latency or monthly cost, one dot per configuration. */
 export function TradeoffChart({ points, x }: { points: TradeoffPoint[]; x: "latencyMs" | "costPerMonth" }) {
   const data = points
-    .filter((p) => Number.isFinite(p.precision))
+    .filter((p) => Number.isFinite(p.precision) && (x !== "costPerMonth" || p.costPerMonth !== null))
     .map((p) => ({ ...p, err: [p.precision - p.low, p.high - p.precision] }));
   return (
     <div className="h-64 w-full" data-testid={`tradeoff-${x}`}>

@@ -2,7 +2,9 @@
 
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useState, useTransition } from "react";
-import { annotate } from "@/app/actions/memory";
+import { annotate, undoAnnotation } from "@/app/actions/memory";
+
+type LabelSource = "qrels" | "human" | "example";
 
 export type PoolItem = {
   memoryId: string;
@@ -11,27 +13,116 @@ export type PoolItem = {
   tags: string[];
   body: string;
   relevant: boolean | null;
+  /** where the current label came from, and when */
+  labelSource: LabelSource | null;
+  labelledAt: string | null;
 };
 
-/** Pooled candidates of one query. Keyboard: j/k move, y/n mark relevant / not relevant. Clicks work too. */
+export type HistoryItem = {
+  id: number;
+  memoryId: string;
+  title: string;
+  relevance: number | null;
+  previous: number | null;
+  source: LabelSource | "undo";
+  at: string;
+};
+
+const SOURCE_TEXT: Record<LabelSource | "undo", string> = {
+  human: "a person",
+  example: "example label",
+  qrels: "imported",
+  undo: "undo",
+};
+const labelText = (r: number | null) => (r === null ? "no label" : r > 0 ? "relevant" : "not relevant");
+const when = (iso: string) => new Date(iso).toLocaleString();
+const fromItems = (items: PoolItem[]) => Object.fromEntries(items.map((i) => [i.memoryId, i.relevant]));
+
+/** A query's label changes, newest first, with the undo of the newest one not yet undone. */
+function History({
+  history,
+  undoable,
+  onUndo,
+  pending,
+}: {
+  history: HistoryItem[];
+  undoable: { memoryId: string; title: string; previous: number | null } | null;
+  onUndo: () => void;
+  pending: boolean;
+}) {
+  return (
+    <section className="rounded border border-zinc-200 bg-white p-2 text-xs" data-testid="annotation-history">
+      <div className="mb-1 flex items-center justify-between gap-2">
+        <h2 className="font-semibold text-zinc-700">Label history of this query</h2>
+        <button
+          type="button"
+          data-testid="undo-annotation"
+          disabled={!undoable || pending}
+          onClick={onUndo}
+          title={
+            undoable
+              ? `set "${undoable.title || undoable.memoryId}" back to ${labelText(undoable.previous)}`
+              : "nothing to undo"
+          }
+          className="rounded border border-zinc-300 px-2 py-0.5 hover:bg-zinc-50 disabled:opacity-40"
+        >
+          Undo last change
+        </button>
+      </div>
+      {history.length === 0 ? (
+        <p className="text-zinc-500">No label has been set for this query.</p>
+      ) : (
+        <ol className="max-h-48 space-y-0.5 overflow-y-auto">
+          {history.map((h) => (
+            <li key={h.id} data-testid="history-entry" data-source={h.source} data-memory={h.memoryId}>
+              <span className="text-zinc-500">{when(h.at)}</span> · {h.title || h.memoryId}:{" "}
+              {labelText(h.previous)} → <strong>{labelText(h.relevance)}</strong> · {SOURCE_TEXT[h.source]}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+/**
+ * Pooled candidates of one query, each with where its label came from. Keyboard: j/k move, y/n mark
+ * relevant / not relevant, u undoes the last change. Clicks work too.
+ */
 export function AnnotationList({
   collection,
   queryId,
   items,
   nextHref,
+  history,
+  undoable,
 }: {
   collection: string;
   queryId: string;
   items: PoolItem[];
   nextHref?: string;
+  history: HistoryItem[];
+  undoable: { memoryId: string; title: string; previous: number | null } | null;
 }) {
   const router = useRouter();
   const [cursor, setCursor] = useState(0);
-  const [marks, setMarks] = useState<Record<string, boolean | null>>(() =>
-    Object.fromEntries(items.map((i) => [i.memoryId, i.relevant])),
-  );
+  const [marks, setMarks] = useState<Record<string, boolean | null>>(() => fromItems(items));
+  // the server's labels win when they change (after a save, an undo, a fresh start)
+  const [seen, setSeen] = useState(items);
+  if (seen !== items) {
+    setSeen(items);
+    setMarks(fromItems(items));
+  }
   const [error, setError] = useState<string | null>(null);
-  const [, start] = useTransition();
+  const [pending, start] = useTransition();
+
+  const undo = useCallback(() => {
+    start(async () => {
+      const r = await undoAnnotation({ collection, queryId });
+      if (!r.ok) setError(r.error);
+      router.refresh();
+    });
+  }, [collection, queryId, router]);
 
   const mark = useCallback(
     (memoryId: string, relevant: boolean) => {
@@ -60,31 +151,37 @@ export function AnnotationList({
       else if ((e.key === "y" || e.key === "n") && item) {
         mark(item.memoryId, e.key === "y");
         setCursor((c) => Math.min(items.length - 1, c + 1));
-      } else if (e.key === "Enter" && nextHref) router.push(nextHref);
+      } else if (e.key === "u" && undoable) undo();
+      else if (e.key === "Enter" && nextHref) router.push(nextHref);
       else return;
       e.preventDefault();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [items, cursor, mark, nextHref, router]);
+  }, [items, cursor, mark, nextHref, router, undo, undoable]);
 
   useEffect(() => {
     document.getElementById(`pool-${cursor}`)?.scrollIntoView({ block: "nearest" });
   }, [cursor]);
 
+  const historyBox = <History history={history} undoable={undoable} onUndo={undo} pending={pending} />;
   if (items.length === 0)
     return (
-      <p className="text-sm text-zinc-500">
-        Nothing retrieved for this query yet: run a configuration first.
-      </p>
+      <div className="space-y-3">
+        <p className="text-sm text-zinc-500">
+          Nothing retrieved for this query yet: run a configuration first.
+        </p>
+        {historyBox}
+      </div>
     );
   return (
-    <div>
-      <p className="mb-2 text-xs text-zinc-500">
-        <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>y</kbd> relevant · <kbd>n</kbd> not relevant · <kbd>Enter</kbd>{" "}
-        next query
+    <div className="space-y-3">
+      <p className="text-xs text-zinc-500">
+        <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>y</kbd> relevant · <kbd>n</kbd> not relevant · <kbd>u</kbd> undo
+        · <kbd>Enter</kbd> next query
       </p>
-      {error && <p className="mb-2 text-sm text-red-700">{error}</p>}
+      {error && <p className="text-sm text-red-700">{error}</p>}
+      {historyBox}
       <ol className="space-y-2" data-testid="pool">
         {items.map((it, i) => {
           const v = marks[it.memoryId];
@@ -102,8 +199,17 @@ export function AnnotationList({
               <div className="flex items-start justify-between gap-2">
                 <div>
                   <span className="mr-2 rounded bg-zinc-100 px-1 text-xs">{it.category}</span>
-                  <span className="font-medium">{it.title}</span>
+                  <span className="font-medium">
+                    {it.title || <span className="text-zinc-400">(no title)</span>}
+                  </span>
                   <div className="text-xs text-zinc-500">tags: {it.tags.join(", ") || "—"}</div>
+                  <div className="text-xs text-zinc-500" data-testid="label-source">
+                    {v === null || v === undefined
+                      ? "no label yet: needs annotation"
+                      : it.labelSource && it.relevant === v
+                        ? `${labelText(v ? 1 : 0)} · ${SOURCE_TEXT[it.labelSource]}${it.labelledAt ? `, ${when(it.labelledAt)}` : ""}`
+                        : `${labelText(v ? 1 : 0)} · saving…`}
+                  </div>
                 </div>
                 <div className="flex shrink-0 gap-1">
                   <button

@@ -5,6 +5,8 @@ import { listAnnotations, listStudyQueries } from "@/db/queries/study";
 export type QueryProgress = {
   queryId: string;
   text: string;
+  /** false: the query needs annotation and is in no metric until a person labels one of its memories */
+  labelled: boolean;
   pooled: number;
   annotated: number;
   complete: boolean;
@@ -14,7 +16,7 @@ export type QueryProgress = {
 export function annotationProgress(
   db: Db,
   collection: string,
-): { queries: QueryProgress[]; complete: number; annotations: number } {
+): { queries: QueryProgress[]; complete: number; annotations: number; needsAnnotation: number } {
   const all = listAnnotations(db, collection);
   const byQuery = new Map<string, Set<string>>();
   for (const a of all) {
@@ -29,10 +31,16 @@ export function annotationProgress(
     return {
       queryId: q.queryId,
       text: q.text,
+      labelled: q.labelled,
       pooled: pool.length,
       annotated,
-      complete: pool.length > 0 ? annotated === pool.length : judged.size > 0,
+      complete: q.labelled && (pool.length > 0 ? annotated === pool.length : judged.size > 0),
     };
   });
-  return { queries, complete: queries.filter((q) => q.complete).length, annotations: all.length };
+  return {
+    queries,
+    complete: queries.filter((q) => q.complete).length,
+    annotations: all.length,
+    needsAnnotation: queries.filter((q) => !q.labelled).length,
+  };
 }

@@ -16,15 +16,28 @@ import { retrieveCandidates } from "./candidates";
 import { RETRIEVAL_KIND_LABELS } from "./kinds";
 import { retrieveMemories } from "./retrieve";
 
-/** Candidates kept for BM25 runs, so ranked metrics (nDCG@10, recall@100) can be computed. */
+/** Candidates kept for BM25 runs by default, so ranked metrics (nDCG@10, recall@100) can be computed. */
 export const BM25_RUN_DEPTH = 100;
+/** The deepest ranking a BM25 run may keep (`--depth`), enough for recall@1000. */
+export const MAX_RUN_DEPTH = 1000;
 
-export function describeConfig(c: RetrievalConfig): string {
+/**
+ * A configuration as an experiment stores it. `depth` is how many ranked candidates a BM25 run
+ * keeps (older experiments, stored without it, kept BM25_RUN_DEPTH); a judge run's ranking is its
+ * pool (`poolSize`), which is all the judge sees.
+ */
+export type ExperimentConfig = RetrievalConfig & { depth?: number };
+
+/** How deep a run's stored ranking goes: BM25's depth (at least its top-k), or the judge's pool. */
+export function runDepth(c: ExperimentConfig): number {
+  return c.kind === "bm25" ? Math.max(c.depth ?? BM25_RUN_DEPTH, c.topK) : c.poolSize;
+}
+
+/** The label an experiment gets: the real depth of a BM25 run, the real pool a judge saw. */
+export function describeConfig(c: ExperimentConfig): string {
   const kind = RETRIEVAL_KIND_LABELS[c.kind].short;
-  const judge =
-    c.kind === "bm25"
-      ? ""
-      : ` · ${c.model} · N=${c.n ?? 1} · ${c.shuffle ? "shuffled" : "fixed order"}${c.shuffleSalt ? ` (${c.shuffleSalt})` : ""}`;
+  if (c.kind === "bm25") return `${kind} · ${c.mode} · top ${c.topK} · depth ${runDepth(c)}`;
+  const judge = ` · ${c.model} · N=${c.n ?? 1} · ${c.shuffle ? "shuffled" : "fixed order"}${c.shuffleSalt ? ` (${c.shuffleSalt})` : ""}`;
   return `${kind} · ${c.mode} · top ${c.topK} · pool ${c.poolSize}${judge}`;
 }
 
@@ -39,7 +52,7 @@ export async function runExperiment(
   input: {
     id?: string;
     collection: string;
-    config: RetrievalConfig;
+    config: ExperimentConfig;
     settings: Settings;
     label?: string;
     signal?: AbortSignal;
@@ -54,7 +67,7 @@ export async function runExperiment(
 /** Inserts the experiment and its job, without running it. */
 export function createExperiment(
   db: Db,
-  input: { id?: string; collection: string; config: RetrievalConfig; label?: string },
+  input: { id?: string; collection: string; config: ExperimentConfig; label?: string },
 ): string {
   const id = input.id ?? `exp_${randomBytes(5).toString("hex")}`;
   const total = listStudyQueries(db, input.collection).length;
@@ -79,7 +92,7 @@ export async function executeExperiment(
   id: string,
   input: {
     collection: string;
-    config: RetrievalConfig;
+    config: ExperimentConfig;
     settings: Settings;
     signal?: AbortSignal;
     onProgress?: (done: number, total: number) => void;
@@ -132,7 +145,7 @@ async function runQuery(
   db: Db,
   id: string,
   q: { queryId: string; text: string },
-  input: { collection: string; config: RetrievalConfig; settings: Settings },
+  input: { collection: string; config: ExperimentConfig; settings: Settings },
   signal: AbortSignal,
 ): Promise<typeof experimentResults.$inferInsert> {
   const { collection, config, settings } = input;
@@ -142,7 +155,7 @@ async function runQuery(
       collection,
       prompt: q.text,
       mode: config.mode,
-      poolSize: Math.max(BM25_RUN_DEPTH, config.topK),
+      poolSize: runDepth(config),
     });
     return {
       experimentId: id,
@@ -214,6 +227,7 @@ async function runQuery(
     latencyMs: performance.now() - started,
     inputTokens: tokensIn,
     outputTokens: tokensOut,
+    // an unpriced model stores 0 here: the study shows it as "unpriced" (its tokens are kept), never $0
     costUsd: price ? costOf(price, tokensIn, tokensOut) : 0,
     error: error ?? null,
   };

@@ -3,7 +3,15 @@ import path from "node:path";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { type MemoryInput, upsertMemories } from "@/db/queries/memories";
-import { type Annotation, type StudyQuery, setAnnotations, upsertStudyQueries } from "@/db/queries/study";
+import {
+  type Annotation,
+  getStudyMeta,
+  type LabelConvention,
+  type StudyQuery,
+  setAnnotations,
+  setStudyMeta,
+  upsertStudyQueries,
+} from "@/db/queries/study";
 import { JuryError } from "../errors";
 import { jsonSyntaxError, parseJsonText, readTextFileSafe } from "../read-text";
 
@@ -99,12 +107,55 @@ const beirDoc = z.object({
 });
 const beirQuery = z.object({ _id: z.union([z.string(), z.number()]).transform(String), text: z.string() });
 
-/** A BEIR-style collection: corpus.jsonl, queries.jsonl, qrels/*.tsv (which become ground truth). */
-export function readBeir(dir: string): {
+/** The qrels split an import reads: `--split`, else test when present, else the only one there is. */
+export function pickQrelsSplit(
+  qrelsDir: string,
+  split?: string,
+): { split: string; file: string; available: string[] } {
+  const available = fs
+    .readdirSync(qrelsDir)
+    .filter((n) => n.endsWith(".tsv"))
+    .map((n) => n.slice(0, -".tsv".length))
+    .sort();
+  const list = available.length ? available.join(", ") : "none";
+  if (split !== undefined) {
+    if (!/^[\w.-]+$/.test(split))
+      throw new JuryError("usage", `--split must be a split name like test, got "${split}"`);
+    if (!available.includes(split))
+      throw new JuryError(
+        "usage",
+        `--split ${split}: no qrels/${split}.tsv in ${qrelsDir} (splits there: ${list})`,
+      );
+    return { split, file: path.join(qrelsDir, `${split}.tsv`), available };
+  }
+  if (available.includes("test")) return { split: "test", file: path.join(qrelsDir, "test.tsv"), available };
+  if (available.length === 1)
+    return { split: available[0], file: path.join(qrelsDir, `${available[0]}.tsv`), available };
+  throw new JuryError(
+    available.length === 0 ? "invalid:import" : "usage",
+    available.length === 0
+      ? `${qrelsDir}: no *.tsv qrels file`
+      : `${qrelsDir} has several splits (${list}) and no test: pick one with --split`,
+  );
+}
+
+export type BeirData = {
   memories: MemoryInput[];
   queries: StudyQuery[];
   qrels: Annotation[];
-} {
+  split: string;
+  /** the files read, relative to the folder */
+  files: string[];
+  /** queries in queries.jsonl with no judgment in the split: not imported (BEIR evaluates only judged queries) */
+  queriesNotInSplit: number;
+};
+
+/**
+ * A BEIR-style collection: corpus.jsonl, queries.jsonl and one qrels split (qrels/<split>.tsv).
+ * As BEIR's loader does, only the queries the split judges are kept. A document without a title
+ * keeps an empty title (BM25 then ranks it on its text alone).
+ */
+export function readBeir(dir: string, opts: { split?: string } = {}): BeirData {
   const need = (f: string) => {
     const p = path.join(dir, f);
     if (!fs.existsSync(p)) throw new JuryError("invalid:import", `${dir}: missing ${f}`);
@@ -121,46 +172,35 @@ export function readBeir(dir: string): {
         `${corpusFile}:${line}: document id "${d._id}" is also on line ${prev}`,
       );
     docLine.set(d._id, line);
-    memories.push({
-      memoryId: d._id,
-      category: "document",
-      title: d.title || d.text.slice(0, 80),
-      tags: [],
-      body: d.text,
-    });
+    memories.push({ memoryId: d._id, category: "document", title: d.title, tags: [], body: d.text });
   });
   if (memories.length === 0) throw new JuryError("invalid:import", `${corpusFile}: no documents`);
-  const queries: StudyQuery[] = [];
+  const allQueries: StudyQuery[] = [];
   readJsonl(need("queries.jsonl"), dir, beirQuery, (q: z.infer<typeof beirQuery>) =>
-    queries.push({ queryId: q._id, text: q.text }),
+    allQueries.push({ queryId: q._id, text: q.text }),
   );
   const qrelsDir = need("qrels");
+  const { split, file } = pickQrelsSplit(qrelsDir, opts.split);
   const qrels: Annotation[] = [];
   const where: string[] = [];
-  for (const name of fs
-    .readdirSync(qrelsDir)
-    .filter((n) => n.endsWith(".tsv"))
-    .sort()) {
-    const file = path.join(qrelsDir, name);
-    readText(file, dir)
-      .split("\n")
-      .forEach((line, i) => {
-        const cols = line.trim().split("\t");
-        if (!line.trim() || (i === 0 && cols[0] === "query-id")) return;
-        const rel = Number(cols[2]);
-        if (cols.length < 3 || !Number.isInteger(rel)) {
-          // names the column count and the score, never the whole line
-          throw new JuryError(
-            "invalid:import",
-            `${file}:${i + 1}: expected "query-id<TAB>corpus-id<TAB>score", got ${cols.length < 3 ? `${cols.length} column${cols.length === 1 ? "" : "s"}` : `score ${JSON.stringify(cols[2].slice(0, 20))}, not a whole number`}`,
-          );
-        }
-        qrels.push({ queryId: cols[0], memoryId: cols[1], relevance: rel, source: "qrels" });
-        where.push(`${file}:${i + 1}`);
-      });
-  }
+  readText(file, dir)
+    .split("\n")
+    .forEach((line, i) => {
+      const cols = line.trim().split("\t");
+      if (!line.trim() || (i === 0 && cols[0] === "query-id")) return;
+      const rel = Number(cols[2]);
+      if (cols.length < 3 || !Number.isInteger(rel)) {
+        // names the column count and the score, never the whole line
+        throw new JuryError(
+          "invalid:import",
+          `${file}:${i + 1}: expected "query-id<TAB>corpus-id<TAB>score", got ${cols.length < 3 ? `${cols.length} column${cols.length === 1 ? "" : "s"}` : `score ${JSON.stringify(cols[2].slice(0, 20))}, not a whole number`}`,
+        );
+      }
+      qrels.push({ queryId: cols[0], memoryId: cols[1], relevance: rel, source: "qrels" });
+      where.push(`${file}:${i + 1}`);
+    });
   const docIds = new Set(memories.map((m) => m.memoryId));
-  const queryIds = new Set(queries.map((q) => q.queryId));
+  const queryIds = new Set(allQueries.map((q) => q.queryId));
   const badAt = qrels.findIndex((q) => !docIds.has(q.memoryId) || !queryIds.has(q.queryId));
   if (badAt >= 0) {
     const bad = qrels[badAt];
@@ -169,52 +209,115 @@ export function readBeir(dir: string): {
       `${where[badAt]}: names ${!docIds.has(bad.memoryId) ? `document "${bad.memoryId}", which is not in corpus.jsonl` : `query "${bad.queryId}", which is not in queries.jsonl`}`,
     );
   }
-  return { memories, queries, qrels };
+  const judged = new Set(qrels.map((q) => q.queryId));
+  const queries = allQueries.filter((q) => judged.has(q.queryId));
+  if (queries.length === 0) throw new JuryError("invalid:import", `${file}: judges no query`);
+  return {
+    memories,
+    queries,
+    qrels,
+    split,
+    files: ["corpus.jsonl", "queries.jsonl", path.relative(dir, file)],
+    queriesNotInSplit: allQueries.length - queries.length,
+  };
 }
 
-/** Writes a whole collection in one transaction: all of it, or nothing. */
+/**
+ * An import may add to a collection whose labels came from the same place (a re-import), never
+ * mix two sources of ground truth in one collection.
+ */
+function checkOrigin(db: Db, collection: string, origin: string): void {
+  const meta = getStudyMeta(db, collection);
+  if (meta && meta.origin !== origin)
+    throw new JuryError(
+      "usage",
+      `collection "${collection}" already holds a study whose labels come from ${meta.origin}, not ${origin}: import into another --collection`,
+    );
+}
+
+/** Writes a whole collection in one transaction: all of it, or nothing. Its labels follow trec_eval's convention. */
 export function importBeir(
   db: Db,
   dir: string,
   collection: string,
-): { memories: number; queries: number; qrels: number } {
-  const data = readBeir(dir);
-  writeStudy(db, collection, data);
-  return { memories: data.memories.length, queries: data.queries.length, qrels: data.qrels.length };
+  opts: { split?: string } = {},
+): {
+  memories: number;
+  queries: number;
+  qrels: number;
+  split: string;
+  files: string[];
+  queriesNotInSplit: number;
+} {
+  const data = readBeir(dir, opts);
+  const origin = `beir:${data.split}`;
+  checkOrigin(db, collection, origin);
+  writeStudy(db, collection, data, { labelConvention: "qrels", origin });
+  return {
+    memories: data.memories.length,
+    queries: data.queries.length,
+    qrels: data.qrels.filter((q) => q.relevance > 0).length,
+    split: data.split,
+    files: data.files,
+    queriesNotInSplit: data.queriesNotInSplit,
+  };
 }
 
 const studyQueriesSchema = z.array(
-  z.object({ id: z.string().min(1), text: z.string().min(1), relevant: z.array(z.string()).default([]) }),
+  z.object({
+    id: z.string().min(1),
+    text: z.string().min(1),
+    /** absent: the query needs annotation; present (even empty): every memory not listed is judged not relevant */
+    relevant: z.array(z.string()).optional(),
+  }),
 );
+const studyFileSchema = z.object({ labels: z.enum(["example", "import"]).optional() }).loose();
 
-/** An example study folder: memories/*.json and queries.json with hand-written ground truth. */
+/**
+ * A study folder: memories/*.json, queries.json and an optional study.json. A query with
+ * `relevant` is fully judged (listed memories relevant, every other one not); a query without it
+ * needs annotation (no label, out of every metric until a person labels it). study.json's
+ * `"labels": "example"` marks the labels as an example's (the bundled example study).
+ */
 export function importStudyFolder(
   db: Db,
   dir: string,
   collection: string,
-): { memories: number; queries: number; qrels: number } {
+): { memories: number; queries: number; qrels: number; needsAnnotation: number; origin: string } {
   const memories = readMemoryFolder(path.join(dir, "memories"));
   const file = path.join(dir, "queries.json");
   const r = studyQueriesSchema.safeParse(parseJsonText(readText(file, dir), file, "invalid:import"));
   if (!r.success) throw new JuryError("invalid:import", `${file}: ${issuesText(r.error.issues)}`);
+  let origin: "example" | "import" = "import";
+  const studyFile = path.join(dir, "study.json");
+  if (fs.existsSync(studyFile)) {
+    const s = studyFileSchema.safeParse(parseJsonText(readText(studyFile, dir), studyFile, "invalid:import"));
+    if (!s.success) throw new JuryError("invalid:import", `${studyFile}: ${issuesText(s.error.issues)}`);
+    origin = s.data.labels ?? "import";
+  }
+  const source = origin === "example" ? "example" : "qrels";
   const parsed = r.data;
   const ids = new Set(memories.map((m) => m.memoryId));
-  const queries = parsed.map((q) => ({ queryId: q.id, text: q.text }));
+  const queries = parsed.map((q) => ({ queryId: q.id, text: q.text, labelled: q.relevant !== undefined }));
   const qrels: Annotation[] = [];
   for (const q of parsed) {
+    if (q.relevant === undefined) continue;
     const relevant = new Set(q.relevant);
     for (const r of relevant)
       if (!ids.has(r))
         throw new JuryError("invalid:import", `${file}: query ${q.id} names unknown memory "${r}"`);
-    // the example's ground truth: listed memories relevant, every other one judged not relevant
+    // complete judgments: listed memories relevant, every other one judged not relevant
     for (const id of ids)
-      qrels.push({ queryId: q.id, memoryId: id, relevance: relevant.has(id) ? 1 : 0, source: "example" });
+      qrels.push({ queryId: q.id, memoryId: id, relevance: relevant.has(id) ? 1 : 0, source });
   }
-  writeStudy(db, collection, { memories, queries, qrels });
+  checkOrigin(db, collection, origin);
+  writeStudy(db, collection, { memories, queries, qrels }, { labelConvention: "annotated", origin });
   return {
     memories: memories.length,
     queries: queries.length,
     qrels: qrels.filter((q) => q.relevance > 0).length,
+    needsAnnotation: queries.filter((q) => !q.labelled).length,
+    origin,
   };
 }
 
@@ -223,12 +326,14 @@ function writeStudy(
   db: Db,
   collection: string,
   d: { memories: MemoryInput[]; queries: StudyQuery[]; qrels: Annotation[] },
+  meta: { labelConvention: LabelConvention; origin: string },
 ) {
   db.$client
     .transaction(() => {
       upsertMemories(db, collection, d.memories);
       upsertStudyQueries(db, collection, d.queries);
       setAnnotations(db, collection, d.qrels);
+      setStudyMeta(db, collection, meta);
     })
     .immediate();
 }

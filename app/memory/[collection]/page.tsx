@@ -4,16 +4,16 @@ import { connection } from "next/server";
 import { TradeoffChart, type TradeoffPoint } from "@/components/charts/tradeoff-chart";
 import { ExperimentForm } from "@/components/memory/experiment-form";
 import { ExperimentsProgress } from "@/components/memory/experiment-progress";
+import { FreshAnnotationButton } from "@/components/memory/fresh-annotation-button";
 import { MetricsTable } from "@/components/memory/metrics-table";
 import { Card, EmptyState, PageTitle } from "@/components/ui/card";
 import { TableHead } from "@/components/ui/table-head";
 import { getDb } from "@/db/client";
-import { getExperimentResults, listExperiments } from "@/db/queries/experiments";
 import { countMemories } from "@/db/queries/memories";
 import { getExperimentLive } from "@/db/queries/progress";
-import { getQrels, listStudyQueries } from "@/db/queries/study";
 import { annotationProgress } from "@/lib/memory/annotation-progress";
-import { compareExperiments, experimentMetrics, orderConsistency } from "@/lib/memory/study-metrics";
+import { compareExperiments, MIN_JUDGE_ANSWERED, orderConsistency } from "@/lib/memory/study-metrics";
+import { studyReport } from "@/lib/memory/study-report";
 import { enabledJudges } from "@/lib/settings/schema";
 import { readSettings } from "@/lib/settings/store";
 import { collectionSchema } from "@/lib/validations/memory";
@@ -28,32 +28,43 @@ export default async function StudyPage({ params, searchParams }: Props) {
   const db = getDb();
   const memories = countMemories(db, collection);
   if (memories === 0) notFound();
-  const queries = listStudyQueries(db, collection);
-  const qrels = getQrels(db, collection);
   const settings = readSettings(db);
   const progress = annotationProgress(db, collection);
-  const experiments = listExperiments(db, collection);
-  const results = new Map(experiments.map((e) => [e.id, getExperimentResults(db, e.id)]));
-  const rows = experiments.map((e) => ({
-    e,
-    m: experimentMetrics(results.get(e.id) ?? [], qrels, e.config.topK, e.config.kind === "bm25"),
-    done: results.get(e.id)?.length ?? 0,
+  const report = studyReport(db, collection, settings.prices);
+  const { labels, qrels } = report;
+  const queries = progress.queries;
+  const experiments = report.experiments.map((r) => r.experiment);
+  const rows = report.experiments.map((r) => ({
+    e: r.experiment,
+    m: r.metrics,
+    done: r.finished,
+    planned: r.planned,
+    complete: r.complete,
+    notice: r.notice,
+    best: report.best.best === r.experiment.id,
   }));
-  const points: TradeoffPoint[] = rows
-    .filter((r) => r.e.status === "done")
-    .map((r) => ({
-      label: r.e.label,
-      precision: r.m.precision.mean,
-      low: r.m.precision.low,
-      high: r.m.precision.high,
-      latencyMs: r.m.latencyP50,
-      costPerMonth: r.m.costPerMonth,
-    }));
-  const a = experiments.find((e) => e.id === sp.a);
-  const b = experiments.find((e) => e.id === sp.b);
-  const paired = a && b ? compareExperiments(results.get(a.id) ?? [], results.get(b.id) ?? [], qrels) : null;
-  const consistency = a && b ? orderConsistency(results.get(a.id) ?? [], results.get(b.id) ?? []) : null;
-  const firstOpen = progress.queries.find((q) => !q.complete && q.pooled > 0)?.queryId ?? queries[0]?.queryId;
+  // the charts show finished configurations only: a partial run's precision is not its precision
+  const finished = rows.filter((r) => r.complete);
+  const points: TradeoffPoint[] = finished.map((r) => ({
+    label: r.e.label,
+    precision: r.m.precision.mean,
+    low: r.m.precision.low,
+    high: r.m.precision.high,
+    latencyMs: r.m.latencyP50,
+    costPerMonth: r.m.cost.state === "unpriced" ? null : r.m.costPerMonth,
+  }));
+  const unfinished = rows.length - finished.length;
+  const unpriced = finished.filter((r) => r.m.cost.state === "unpriced").length;
+  const a = report.experiments.find((r) => r.experiment.id === sp.a);
+  const b = report.experiments.find((r) => r.experiment.id === sp.b);
+  const paired =
+    a && b ? compareExperiments(a.rows, b.rows, qrels, labels.convention, a.experiment.config.topK) : null;
+  const consistency = a && b ? orderConsistency(a.rows, b.rows) : null;
+  const partial = [a, b].filter((x) => x && !x.complete);
+  const firstOpen =
+    queries.find((q) => !q.labelled && q.pooled > 0)?.queryId ??
+    queries.find((q) => !q.complete && q.pooled > 0)?.queryId ??
+    queries[0]?.queryId;
 
   return (
     <div className="space-y-4">
@@ -87,6 +98,23 @@ export default async function StudyPage({ params, searchParams }: Props) {
         </strong>{" "}
         (every pooled candidate annotated) · {progress.annotations} annotations
       </p>
+      <div className="-mt-1 flex flex-wrap items-center justify-between gap-2 text-sm text-zinc-600">
+        <p data-testid="labels-info">
+          <span className="font-medium text-zinc-800">Labels:</span> {labels.description}.
+          {report.needsAnnotation > 0 && (
+            <>
+              {" "}
+              <strong className="text-amber-800" data-testid="needs-annotation">
+                {report.needsAnnotation} of {queries.length} queries need annotation
+              </strong>{" "}
+              and are left out of every metric until a person labels them.
+            </>
+          )}
+        </p>
+        {labels.convention === "annotated" && queries.length > 0 && progress.annotations > 0 && (
+          <FreshAnnotationButton collection={collection} queries={queries.length} />
+        )}
+      </div>
       {queries.length === 0 ? (
         <EmptyState title="No study queries">
           This collection has memories but no queries to measure with. Import a study (
@@ -105,15 +133,31 @@ export default async function StudyPage({ params, searchParams }: Props) {
         <Card
           title={`Results (${rows.length} configuration${rows.length === 1 ? "" : "s"}; intervals are 95 % bootstrap over queries)`}
         >
-          <MetricsTable rows={rows} />
+          <p
+            className={`mb-2 text-sm ${report.best.best ? "text-green-800" : "text-zinc-700"}`}
+            data-testid="best-verdict"
+          >
+            {report.best.reason}.
+          </p>
+          <p className="mb-3 text-xs text-zinc-500">
+            Each figure is given twice: over <strong>all</strong> queries (what the hook would inject, its
+            fallbacks included) and over the queries the <strong>judge</strong> answered. A configuration is
+            called best only when its judge answered at least {Math.round(MIN_JUDGE_ANSWERED * 100)} % of the
+            queries it was asked and a paired sign-flip test over the same queries supports its lead.
+          </p>
+          <MetricsTable rows={rows} convention={labels.convention} />
         </Card>
       )}
       {points.length > 0 && (
         <div className="grid gap-4 md:grid-cols-2">
-          <Card title={`Precision vs latency (${points.length} configurations)`}>
+          <Card
+            title={`Precision vs latency (${points.length} finished configuration${points.length === 1 ? "" : "s"}${unfinished ? `; ${unfinished} unfinished not shown` : ""})`}
+          >
             <TradeoffChart points={points} x="latencyMs" />
           </Card>
-          <Card title={`Precision vs cost (${points.length} configurations)`}>
+          <Card
+            title={`Precision vs cost (${points.length - unpriced} finished configuration${points.length - unpriced === 1 ? "" : "s"}${unpriced ? `; ${unpriced} unpriced not shown` : ""}${unfinished ? `; ${unfinished} unfinished not shown` : ""})`}
+          >
             <TradeoffChart points={points} x="costPerMonth" />
           </Card>
         </div>
@@ -141,6 +185,12 @@ export default async function StudyPage({ params, searchParams }: Props) {
               Compare
             </button>
           </form>
+          {partial.length > 0 && (
+            <p className="mb-2 text-xs text-amber-800" data-testid="paired-incomplete">
+              {partial.map((x) => x?.notice).join("; ")}: the comparison covers only the queries both
+              finished.
+            </p>
+          )}
           {paired && consistency && (
             <table className="w-full text-left text-sm tabular-nums" data-testid="paired-table">
               <TableHead

@@ -6,7 +6,7 @@ import { Card, PageTitle } from "@/components/ui/card";
 import { getDb } from "@/db/client";
 import { pooledMemoryIds } from "@/db/queries/experiments";
 import { getMemories } from "@/db/queries/memories";
-import { listAnnotations } from "@/db/queries/study";
+import { listAnnotationHistory, listAnnotations, undoableChange } from "@/db/queries/study";
 import { annotationProgress } from "@/lib/memory/annotation-progress";
 import { collectionSchema } from "@/lib/validations/memory";
 
@@ -25,13 +25,27 @@ export default async function AnnotatePage({ params, searchParams }: Props) {
     progress.queries.findIndex((x) => x.queryId === q),
   );
   const query = progress.queries[idx];
-  const judged = new Map(
-    listAnnotations(db, collection, query.queryId).map((a) => [a.memoryId, a.relevance > 0]),
-  );
-  const items = getMemories(db, collection, pooledMemoryIds(db, collection, query.queryId)).map((m) => ({
-    ...m,
-    relevant: judged.get(m.memoryId) ?? null,
+  const judged = new Map(listAnnotations(db, collection, query.queryId).map((a) => [a.memoryId, a]));
+  const items = getMemories(db, collection, pooledMemoryIds(db, collection, query.queryId)).map((m) => {
+    const a = judged.get(m.memoryId);
+    return {
+      ...m,
+      relevant: a ? a.relevance > 0 : null,
+      labelSource: a?.source ?? null,
+      labelledAt: a ? a.updatedAt.toISOString() : null,
+    };
+  });
+  const titles = new Map(items.map((m) => [m.memoryId, m.title]));
+  const history = listAnnotationHistory(db, collection, query.queryId, 50).map((h) => ({
+    id: h.id,
+    memoryId: h.memoryId,
+    title: titles.get(h.memoryId) ?? "",
+    relevance: h.relevance,
+    previous: h.previous,
+    source: h.source,
+    at: h.at.toISOString(),
   }));
+  const undoable = undoableChange(db, collection, query.queryId);
   const href = (i: number) =>
     `/memory/${encodeURIComponent(collection)}/annotate?q=${encodeURIComponent(progress.queries[i].queryId)}`;
   const next = idx + 1 < progress.queries.length ? href(idx + 1) : undefined;
@@ -42,6 +56,11 @@ export default async function AnnotatePage({ params, searchParams }: Props) {
         <p className="text-sm font-medium" data-testid="annotation-progress">
           {progress.complete} of {progress.queries.length} queries complete
         </p>
+        {progress.needsAnnotation > 0 && (
+          <p className="text-xs text-amber-800" data-testid="needs-annotation">
+            {progress.needsAnnotation} need annotation (left out of every metric)
+          </p>
+        )}
         <ol className="max-h-[70vh] space-y-0.5 overflow-y-auto text-xs">
           {progress.queries.map((x, i) => (
             <li key={x.queryId}>
@@ -49,7 +68,8 @@ export default async function AnnotatePage({ params, searchParams }: Props) {
                 href={href(i)}
                 className={`block truncate rounded px-1 py-0.5 ${i === idx ? "bg-indigo-50 font-medium" : "hover:bg-zinc-100"}`}
               >
-                {x.complete ? "✓" : "○"} {x.queryId} · {x.annotated}/{x.pooled}
+                {x.complete ? "✓" : x.labelled ? "○" : "·"} {x.queryId} · {x.annotated}/{x.pooled}
+                {!x.labelled && " · needs annotation"}
               </Link>
             </li>
           ))}
@@ -70,6 +90,11 @@ export default async function AnnotatePage({ params, searchParams }: Props) {
             <span className="text-xs text-zinc-500">Prompt: </span>
             {query.text}
           </p>
+          {!query.labelled && (
+            <p className="mt-1 text-xs text-amber-800" data-testid="query-needs-annotation">
+              Needs annotation: this query is left out of every metric until you label one of its memories.
+            </p>
+          )}
         </Card>
         <AnnotationList
           key={query.queryId}
@@ -77,6 +102,16 @@ export default async function AnnotatePage({ params, searchParams }: Props) {
           queryId={query.queryId}
           items={items}
           nextHref={next}
+          history={history}
+          undoable={
+            undoable
+              ? {
+                  memoryId: undoable.memoryId,
+                  title: titles.get(undoable.memoryId) ?? "",
+                  previous: undoable.previous,
+                }
+              : null
+          }
         />
       </div>
     </div>

@@ -1,0 +1,93 @@
+// The dashboard's annotation actions with the real queries: a relabel is a history entry from a
+// person, undo restores the earlier label, a fresh annotation clears the labels and keeps the history.
+import path from "node:path";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { tempDir } from "@/lib/testing/fixtures";
+
+vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
+
+beforeAll(() => {
+  process.env.JURY_DB = path.join(tempDir(), "annotate.db");
+});
+
+describe("annotate, undo and a fresh annotation (server actions + queries)", () => {
+  it("relabelling a query adds a history entry; undo restores the earlier label", async () => {
+    const { annotate, importExampleStudy, undoAnnotation } = await import("@/app/actions/memory");
+    const { getDb } = await import("@/db/client");
+    const { listAnnotationHistory, listAnnotations, getStudyMeta } = await import("@/db/queries/study");
+    expect(await importExampleStudy()).toEqual({ ok: true, data: { collection: "shop-api" } });
+    const db = getDb();
+    expect(getStudyMeta(db, "shop-api")).toMatchObject({ labelConvention: "annotated", origin: "example" });
+    const label = () =>
+      listAnnotations(db, "shop-api", "q01").find(
+        (a) => a.memoryId === "bug-double-fulfilment-webhook-retry",
+      );
+    expect(label()).toMatchObject({ relevance: 1, source: "example" });
+    const before = listAnnotationHistory(db, "shop-api", "q01").length;
+
+    expect(
+      await annotate({
+        collection: "shop-api",
+        queryId: "q01",
+        memoryId: "bug-double-fulfilment-webhook-retry",
+        relevant: false,
+      }),
+    ).toEqual({ ok: true, data: null });
+    expect(label()).toMatchObject({ relevance: 0, source: "human" });
+    const history = listAnnotationHistory(db, "shop-api", "q01");
+    expect(history).toHaveLength(before + 1);
+    expect(history[0]).toMatchObject({
+      memoryId: "bug-double-fulfilment-webhook-retry",
+      previous: 1,
+      relevance: 0,
+      source: "human",
+    });
+    expect(history[0].at).toBeInstanceOf(Date);
+
+    expect(await undoAnnotation({ collection: "shop-api", queryId: "q01" })).toEqual({
+      ok: true,
+      data: { memoryId: "bug-double-fulfilment-webhook-retry", restored: 1 },
+    });
+    expect(label()).toMatchObject({ relevance: 1, source: "example" });
+    expect(listAnnotationHistory(db, "shop-api", "q01")[0]).toMatchObject({ source: "undo", relevance: 1 });
+
+    // importing the example again opens it: a person's labels are never overwritten
+    await annotate({
+      collection: "shop-api",
+      queryId: "q02",
+      memoryId: "preference-config-module",
+      relevant: true,
+    });
+    expect(await importExampleStudy()).toEqual({ ok: true, data: { collection: "shop-api" } });
+    expect(
+      listAnnotations(db, "shop-api", "q02").find((a) => a.memoryId === "preference-config-module"),
+    ).toMatchObject({ relevance: 1, source: "human" });
+  });
+
+  it("a fresh annotation clears the labels (history kept) and every query needs annotation, out of the metrics", async () => {
+    const { startFreshAnnotation, undoAnnotation } = await import("@/app/actions/memory");
+    const { getDb } = await import("@/db/client");
+    const { getQrels, getStudyMeta, listAnnotationHistory, listAnnotations, listStudyQueries } = await import(
+      "@/db/queries/study"
+    );
+    const db = getDb();
+    const history = listAnnotationHistory(db, "shop-api", "q03").length;
+    const r = await startFreshAnnotation({ collection: "shop-api" });
+    expect(r).toMatchObject({ ok: true, data: { queries: 20 } });
+    expect(listAnnotations(db, "shop-api")).toEqual([]);
+    expect(listStudyQueries(db, "shop-api").filter((q) => q.labelled)).toEqual([]);
+    expect(getQrels(db, "shop-api").size).toBe(0);
+    expect(getStudyMeta(db, "shop-api")).toMatchObject({ origin: "human", labelConvention: "annotated" });
+    expect(listAnnotationHistory(db, "shop-api", "q03").length).toBeGreaterThan(history);
+
+    expect(await undoAnnotation({ collection: "nope", queryId: "q01" })).toMatchObject({
+      ok: false,
+      error: 'No query "q01" in nope',
+    });
+    expect(await undoAnnotation({ collection: "shop-api" })).toMatchObject({
+      ok: false,
+      error: "Invalid undo",
+    });
+    expect(await startFreshAnnotation("shop-api")).toMatchObject({ ok: false });
+  });
+});
