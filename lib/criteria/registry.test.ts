@@ -57,4 +57,40 @@ describe("criteria registry", () => {
     expect(criteria.size).toBe(3);
     expect(errors).toEqual([{ folder: "empty", field: "definition.json", message: "missing" }]);
   });
+  it("a function named like an Object.prototype member (constructor, hasOwnProperty) fails at load, naming the folder and field", () => {
+    const det = (id: string, fn: string) => ({
+      id,
+      type: "deterministic",
+      name: id,
+      version: "1",
+      description: "x",
+      scoring: { scale: [0, 1], default_threshold: 1 },
+      function: fn,
+    });
+    const { dir } = testRegistry({
+      ctor: det("ctor", "constructor"),
+      own: det("own", "hasOwnProperty"),
+      tostr: det("tostr", "toString"),
+      proto: det("proto", "__proto__"),
+      constructor: det("constructor", "lengthOk"),
+    });
+    // a logic module with the functions the names would otherwise reach through the prototype
+    const { criteria, errors } = loadCriteria(dir, {
+      short: { lengthOk },
+      ctor: { lengthOk },
+      own: {},
+      tostr: {},
+      proto: {},
+    });
+    for (const id of ["ctor", "own", "tostr", "proto", "constructor"]) {
+      expect(criteria.has(id), id).toBe(false);
+      expect(
+        errors.find((e) => e.folder === id),
+        id,
+      ).toMatchObject({
+        field: "function",
+        message: expect.stringMatching(/is not exported by/),
+      });
+    }
+  });
 });

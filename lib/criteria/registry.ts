@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
+import { readEnv } from "../env/registry";
+import { describeDeepPath, MAX_JSON_DEPTH, tooDeepPath } from "../judging/parse-json";
 import { jsonSyntaxError, readTextFileSafe } from "../read-text";
 import { type Criterion, criterionSchema, type DeterministicFn } from "./definition";
 
@@ -17,7 +19,7 @@ export type CriteriaRegistry = {
 };
 
 export function defaultCriteriaDir(): string {
-  return process.env.JURY_CRITERIA_DIR ?? path.join(process.cwd(), "criteria");
+  return readEnv("JURY_CRITERIA_DIR") ?? path.join(process.cwd(), "criteria");
 }
 
 /**
@@ -54,6 +56,11 @@ export function loadCriteria(dir: string, logic: Record<string, Record<string, u
       fail("definition.json", `invalid JSON ${jsonSyntaxError(text)}`);
       continue;
     }
+    const deep = tooDeepPath(json);
+    if (deep) {
+      fail(describeDeepPath(deep), `nested deeper than ${MAX_JSON_DEPTH} levels`);
+      continue;
+    }
     const parsed = criterionSchema.safeParse(json);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) fail(issuePath(issue), issue.message);
@@ -66,7 +73,10 @@ export function loadCriteria(dir: string, logic: Record<string, Record<string, u
     }
     let fn: DeterministicFn | undefined;
     if (def.type === "deterministic") {
-      const candidate = logic[entry.name]?.[def.function];
+      // own properties only: "constructor", "toString" or "hasOwnProperty" are on every object, and
+      // would load here only to fail at run time
+      const mod = Object.hasOwn(logic, entry.name) ? logic[entry.name] : undefined;
+      const candidate = mod && Object.hasOwn(mod, def.function) ? mod[def.function] : undefined;
       if (typeof candidate !== "function") {
         fail(
           "function",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseJsonLoose, parseJudgment } from "./parse-json";
+import { parseJsonLoose, parseJudgment, tooDeepPath } from "./parse-json";
 
 describe("parseJsonLoose (seed 004's fallback order)", () => {
   it.each([
@@ -31,5 +31,25 @@ describe("parseJudgment", () => {
     expect(parseJudgment('{"reasoning": "x"}', [1, 10]).ok).toBe(false);
     expect(parseJudgment('{"score": "high"}', [1, 10]).ok).toBe(false);
     expect(parseJudgment("[1,2]", [1, 10]).ok).toBe(false);
+  });
+});
+
+describe("a judge's answer nested past the depth limit", () => {
+  it("is that sample's error naming where, not a stack overflow later", () => {
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    const r = parseJudgment(`{"score": 5, "reasoning": "x", "evidence": ${deep}}`, [1, 10]);
+    expect(r).toEqual({
+      ok: false,
+      error: "the answer is nested deeper than 100 levels (at evidence.0.0.0.0.0…)",
+    });
+  });
+
+  it("tooDeepPath walks 100,000 levels without recursion and finds the first too-deep value", () => {
+    const v = JSON.parse(`{"ok":[1,{"x":2}],"deep":${"[".repeat(100_000)}${"]".repeat(100_000)}}`);
+    expect(tooDeepPath(v)?.slice(0, 3)).toEqual(["deep", 0, 0]);
+    expect(tooDeepPath(v)).toHaveLength(100);
+    expect(tooDeepPath({ a: { b: [1] } }, 3)).toBeUndefined();
+    expect(tooDeepPath({ a: { b: [[1]] } }, 3)).toEqual(["a", "b", 0]);
+    expect(tooDeepPath("text")).toBeUndefined();
   });
 });

@@ -70,3 +70,42 @@ describe("suites", () => {
     expect(() => loadSuite(dir)).toThrow(/cases\/two\.json: name: /);
   });
 });
+
+describe("input that breaks a recursive parser", () => {
+  const nested = (depth: number, leaf = "1") => `${'{"a":'.repeat(depth)}${leaf}${"}".repeat(depth)}`;
+
+  it("a case output nested 100,000 levels deep is refused at load, naming the file, the case and the field", () => {
+    const dir = tempDir();
+    writeJson(path.join(dir, "suite.json"), { name: "deep", criteria: [{ id: "length_bounds" }] });
+    writeJson(path.join(dir, "cases", "ok.json"), { id: "ok", name: "ok", output: { a: { b: [1, 2] } } });
+    writeJson(
+      path.join(dir, "cases", "deep.json"),
+      `{"id":"deep","name":"deep","output":${nested(100_000)}}`,
+    );
+    const file = path.join(dir, "cases", "deep.json");
+    expect(() => loadSuite(dir)).toThrow(
+      `${file}: case "deep": output.a.a.a.a.a… is nested deeper than 100 levels`,
+    );
+  });
+
+  it("an array nested as deep in suite.json's inline cases names suite.json and the case", () => {
+    const dir = tempDir();
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    writeJson(
+      path.join(dir, "suite.json"),
+      `{"name":"deep","criteria":[{"id":"length_bounds"}],"cases":[{"id":"first","name":"x","output":"fine"},{"id":"inline","name":"x","input":{"profile":${deep}},"output":"x"}]}`,
+    );
+    expect(() => loadSuite(dir)).toThrow(
+      `${path.join(dir, "suite.json")}: case "inline": cases.1.input.profile.0.0… is nested deeper than 100 levels`,
+    );
+  });
+
+  it("a value 100 levels deep still loads and its output is the JSON text", async () => {
+    const dir = tempDir();
+    writeJson(path.join(dir, "suite.json"), { name: "ok", criteria: [{ id: "length_bounds" }] });
+    // the case file is level 1, so the output may nest 99 levels
+    writeJson(path.join(dir, "cases", "c.json"), `{"id":"c","name":"c","output":${nested(99)}}`);
+    const suite = loadSuite(dir);
+    expect(JSON.parse(await resolveOutput(dir, suite.cases[0]))).toBeTypeOf("object");
+  });
+});

@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
+import { readEnv } from "../env/registry";
 import { JuryError } from "../errors";
+import { describeDeepPath, MAX_JSON_DEPTH, tooDeepPath } from "../judging/parse-json";
 import {
   checkFileSafe,
   MAX_FILE_BYTES_ENV,
@@ -21,9 +23,31 @@ export type Suite = {
   caseFiles: Map<string, string>;
 };
 
-/** Reads a JSON file of the suite: inside its folder, a regular file within the size limit. */
+/**
+ * Reads a JSON file of the suite: inside its folder, a regular file within the size limit, nested no
+ * deeper than MAX_JSON_DEPTH (a deeper value would fail later, far from here, with "Maximum call
+ * stack size exceeded"; the error names the file, the case and the field instead).
+ */
 function readJson(file: string, dir: string): unknown {
-  return parseJsonText(readTextFileSafe(file, { root: dir, code: "invalid:suite" }), file, "invalid:suite");
+  const value = parseJsonText(
+    readTextFileSafe(file, { root: dir, code: "invalid:suite" }),
+    file,
+    "invalid:suite",
+  );
+  const deep = tooDeepPath(value);
+  if (deep) {
+    // the case it is in: the case file's own id, or suite.json's cases[i].id
+    const owner =
+      deep[0] === "cases" && typeof deep[1] === "number"
+        ? (value as { cases: unknown[] }).cases[deep[1]]
+        : value;
+    const id = (owner as { id?: unknown } | null)?.id;
+    throw new JuryError(
+      "invalid:suite",
+      `${file}: ${typeof id === "string" ? `case "${id}": ` : ""}${describeDeepPath(deep)} is nested deeper than ${MAX_JSON_DEPTH} levels`,
+    );
+  }
+  return value;
 }
 
 function zodMessage(file: string, issues: { path: PropertyKey[]; message: string }[]): string {
@@ -190,8 +214,8 @@ async function readBody(res: Response, max: number, where: string): Promise<stri
 
 /** Suite folders under the given roots (default: examples/suites). */
 export function discoverSuites(
-  roots = (process.env.JURY_SUITES_DIR ?? path.join(process.cwd(), "examples", "suites")).split(
-    path.delimiter,
+  roots = ((dirs) => (dirs.length ? dirs : [path.join(process.cwd(), "examples", "suites")]))(
+    readEnv("JURY_SUITES_DIR"),
   ),
 ): { dir: string; name: string }[] {
   const out: { dir: string; name: string }[] = [];
