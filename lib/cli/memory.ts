@@ -1,6 +1,6 @@
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { JuryError } from "../errors";
+import { parseMemoryArgs } from "./memory-options";
 
 export const MEMORY_HELP = `Usage: jury memory <command> [options]
 
@@ -24,40 +24,20 @@ export const MEMORY_HELP = `Usage: jury memory <command> [options]
   export-run <experiment-id>    results as a TREC run file (stdout; BM25 runs give their ranked candidates)
 
 Common: --collection <name> (default: $JURY_MEMORY_COLLECTION or "default"), --json
+jury memory <command> --help shows a command's options; each takes only its own.
 `;
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : "—");
 
 export async function memoryCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    options: {
-      collection: { type: "string" },
-      json: { type: "boolean" },
-      kind: { type: "string" },
-      mode: { type: "string" },
-      "top-k": { type: "string" },
-      pool: { type: "string" },
-      model: { type: "string" },
-      n: { type: "string" },
-      "fixed-order": { type: "boolean" },
-      salt: { type: "string" },
-      body: { type: "boolean" },
-      resume: { type: "string" },
-      depth: { type: "string" },
-      split: { type: "string" },
-      limit: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-    allowPositionals: true,
-  });
-  const collection = values.collection ?? process.env.JURY_MEMORY_COLLECTION ?? "default";
-  if (sub === "retrieve") return (await import("./memory-hook")).memoryRetrieveHook(collection); // bin/jury.cjs runs the hook from dist/hook.cjs instead
-  if (!sub || values.help || sub === "help") {
-    process.stdout.write(MEMORY_HELP);
+  // each subcommand takes only its own options (lib/cli/memory-options.ts): anything else is a usage error
+  const { help, values, positionals, collection } = parseMemoryArgs(sub, rest, MEMORY_HELP);
+  if (help !== undefined) {
+    process.stdout.write(help);
     return 0;
   }
+  if (sub === "retrieve") return (await import("./memory-hook")).memoryRetrieveHook(collection); // bin/jury.cjs runs the hook from dist/hook.cjs instead
   const { getDb } = await import("@/db/client");
   const db = getDb();
   const out = (v: unknown) =>
