@@ -14,17 +14,21 @@ export function defaultMigrationsFolder(): string {
   return process.env.JURY_MIGRATIONS ?? path.join(process.cwd(), "db", "migrations");
 }
 
-/** Opens (creating the folder if needed) a SQLite file with WAL, foreign keys and busy_timeout. */
+/**
+ * Opens (creating the folder if needed) a SQLite file with WAL, foreign keys and busy_timeout
+ * (10 s, or `busyTimeoutMs`: the memory hook gives it only what its time budget has left).
+ */
 export function openSqlite(
   file: string,
-  opts: { nativeBinding?: string; mmapBytes?: number } = {},
+  opts: { nativeBinding?: string; mmapBytes?: number; busyTimeoutMs?: number } = {},
 ): Database.Database {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new Database(file, opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
   // one exec for the four (each pragma() call prepares its own statement); the busy timeout first,
   // so switching a new file to WAL waits for another connection's lock instead of failing
+  const busy = Math.max(0, Math.floor(opts.busyTimeoutMs ?? 10_000));
   sqlite.exec(
-    "PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;",
+    `PRAGMA busy_timeout = ${busy}; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;`,
   );
   if (opts.mmapBytes) sqlite.exec(`PRAGMA mmap_size = ${Math.floor(opts.mmapBytes)}`);
   return sqlite;

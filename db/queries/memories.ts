@@ -134,22 +134,145 @@ export function allMemories(db: Db, collection: string): MemoryRow[] {
   ).map(toRow);
 }
 
-export function logRetrieval(
-  db: Db,
-  r: {
-    collection: string;
-    mode: string;
-    path: string;
-    candidates: number;
-    returned: number;
-    latencyMs: number;
-    error?: string | null;
-  },
-): void {
-  stmt(
+/** Who asked for a retrieval: the hook, `jury memory search`, or the /memory:search skill. */
+export type RetrievalSource = "hook" | "search" | "skill";
+
+/** A candidate left out by the judge, with its reason when it gave one. */
+export type DroppedMemory = { memoryId: string; reason?: string };
+
+export type RetrievalRecord = {
+  collection: string;
+  mode: string;
+  path: string;
+  source: RetrievalSource;
+  /** the prompt or query; stored cut to 500 characters */
+  query?: string | null;
+  /** the BM25 candidates, best first */
+  candidateIds: string[];
+  /** what was injected (the hook) or shown / kept (search, skill) */
+  keptIds: string[];
+  /** what the judge left out, with its reasons; null when no judge decided (a fallback path) */
+  dropped?: DroppedMemory[] | null;
+  latencyMs: number;
+  error?: string | null;
+  inputTokens?: number;
+  outputTokens?: number;
+  costUsd?: number;
+};
+
+export type RetrievalLogRow = Omit<RetrievalRecord, "source"> & {
+  id: number;
+  at: number;
+  source: string;
+  candidates: number;
+  returned: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  dropped: DroppedMemory[] | null;
+};
+
+/**
+ * Records one retrieval (every hook run, every `jury memory search`, every skill decision) and
+ * returns its id. The caller sets the connection's busy timeout: the hook gives it only the time its
+ * budget has left, and skips the row when the database stays locked.
+ */
+export function logRetrieval(db: Db, r: RetrievalRecord): number {
+  const info = stmt(
     db,
-    "insert into retrieval_log (at, collection, mode, path, candidates, returned, latency_ms, error) values (?, ?, ?, ?, ?, ?, ?, ?)",
-  ).run(Date.now(), r.collection, r.mode, r.path, r.candidates, r.returned, r.latencyMs, r.error ?? null);
+    `insert into retrieval_log (at, collection, mode, path, candidates, returned, latency_ms, error, source, query,
+       candidate_ids, kept_ids, dropped, input_tokens, output_tokens, cost_usd)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    Date.now(),
+    r.collection,
+    r.mode,
+    r.path,
+    r.candidateIds.length,
+    r.keptIds.length,
+    r.latencyMs,
+    r.error ?? null,
+    r.source,
+    r.query == null ? null : r.query.slice(0, 500),
+    JSON.stringify(r.candidateIds),
+    JSON.stringify(r.keptIds),
+    r.dropped == null ? null : JSON.stringify(r.dropped),
+    r.inputTokens ?? 0,
+    r.outputTokens ?? 0,
+    r.costUsd ?? 0,
+  );
+  return Number(info.lastInsertRowid);
+}
+
+type RawLog = {
+  id: number;
+  at: number;
+  collection: string;
+  mode: string;
+  path: string;
+  source: string;
+  query: string | null;
+  candidates: number;
+  returned: number;
+  latencyMs: number;
+  error: string | null;
+  candidateIds: string | null;
+  keptIds: string | null;
+  dropped: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+};
+
+const LOG_COLUMNS = `id, at, collection, mode, path, source, query, candidates, returned, latency_ms as latencyMs,
+  error, candidate_ids as candidateIds, kept_ids as keptIds, dropped, input_tokens as inputTokens,
+  output_tokens as outputTokens, cost_usd as costUsd`;
+
+function jsonList<T>(text: string | null): T[] | null {
+  if (text == null) return null;
+  try {
+    const v = JSON.parse(text);
+    return Array.isArray(v) ? (v as T[]) : null;
+  } catch {
+    return null;
+  }
+}
+
+const toLogRow = (r: RawLog): RetrievalLogRow => ({
+  ...r,
+  candidateIds: jsonList<string>(r.candidateIds) ?? [],
+  keptIds: jsonList<string>(r.keptIds) ?? [],
+  dropped: jsonList<DroppedMemory>(r.dropped),
+});
+
+/** The newest retrievals first, optionally of one collection. */
+export function listRetrievals(db: Db, opts: { limit: number; collection?: string }): RetrievalLogRow[] {
+  const rows = (
+    opts.collection === undefined
+      ? stmt(db, `select ${LOG_COLUMNS} from retrieval_log order by id desc limit ?`).all(opts.limit)
+      : stmt(
+          db,
+          `select ${LOG_COLUMNS} from retrieval_log where collection = ? order by id desc limit ?`,
+        ).all(opts.collection, opts.limit)
+  ) as RawLog[];
+  return rows.map(toLogRow);
+}
+
+export function getRetrieval(db: Db, id: number): RetrievalLogRow | undefined {
+  const r = stmt(db, `select ${LOG_COLUMNS} from retrieval_log where id = ?`).get(id) as RawLog | undefined;
+  return r && toLogRow(r);
+}
+
+/** Which of `ids` are memories of the collection. */
+export function existingMemoryIds(db: Db, collection: string, ids: string[]): Set<string> {
+  if (ids.length === 0) return new Set();
+  const rows = db.$client
+    .prepare(
+      `select memory_id from memories where collection = ? and memory_id in (${ids.map(() => "?").join(",")})`,
+    )
+    .pluck()
+    .all(collection, ...ids) as string[];
+  return new Set(rows);
 }
 
 /** Whether the FTS5 index answers a query (false when SQLite lacks FTS5 or the table is gone). */

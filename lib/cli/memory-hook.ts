@@ -19,6 +19,14 @@ import { judgeOffBlock } from "../settings/memory-judge-defaults";
  * prints the <memory-context> block (nothing when no memory qualifies), and always exits 0.
  * Errors never reach the user's context: they go to the log file.
  *
+ * It answers within its time budget (JURY_HOOK_BUDGET_MS, default 8 s, counted from the process's
+ * start; well under Claude Code's hook timeout: 60 s by default, 15 s in the plugin's hooks.json).
+ * Nothing it waits on can hold it past that: a judge still out at the budget is abandoned and the
+ * BM25 fallback printed (path "timeout"); the transcript is read only when it is a regular file
+ * (checked with stat, opened non-blocking, only its tail); every SQLite lock wait (busy_timeout) is
+ * set from the time left, and the retrieval_log row is skipped, with a line in the log file, when
+ * the database stays locked.
+ *
  * A process starts for every prompt, so this file is its own small CommonJS bundle (dist/hook.cjs): with the
  * judge off it loads neither zod, drizzle nor the AI SDK. They load only when needed: the judge on,
  * migrations to apply, or a stored memory-judge block the quick check does not accept.
@@ -47,18 +55,60 @@ export function parseHookInput(
 }
 
 const MAX_STDIN = 1024 * 1024;
-/** Claude Code's default hook timeout is 60 s and seed 000 sets 15 s: stop well before either. */
-const HARD_DEADLINE_MS = Number(process.env.JURY_HOOK_DEADLINE_MS) || 9_000;
+
+/** The hook's time budget: the variable, its default and its bounds, in milliseconds. */
+export const HOOK_BUDGET_ENV = "JURY_HOOK_BUDGET_MS";
+export const DEFAULT_HOOK_BUDGET_MS = 8_000;
+const BUDGET_RANGE = [100, 60_000] as const;
+
+/** JURY_HOOK_BUDGET_MS, or the default with the reason when it is not a whole number in range. */
+export function hookBudget(env: Record<string, string | undefined> = process.env): {
+  ms: number;
+  problem?: string;
+} {
+  const raw = env[HOOK_BUDGET_ENV]?.trim();
+  if (!raw) return { ms: DEFAULT_HOOK_BUDGET_MS };
+  const n = Number(raw);
+  if (/^\d+$/.test(raw) && n >= BUDGET_RANGE[0] && n <= BUDGET_RANGE[1]) return { ms: n };
+  return {
+    ms: DEFAULT_HOOK_BUDGET_MS,
+    problem: `${HOOK_BUDGET_ENV} must be a whole number of milliseconds from ${BUDGET_RANGE[0]} to ${BUDGET_RANGE[1]}, got ${JSON.stringify(raw.slice(0, 40))}; using ${DEFAULT_HOOK_BUDGET_MS}`,
+  };
+}
+
+/**
+ * The budget's milestones, as performance.now() times (milliseconds since the process started):
+ * the judge is abandoned at `judgeBy`, leaving time to print the fallback and write the log row,
+ * whose lock wait ends at `answerBy`; the guard timer gives up there too.
+ */
+export function hookMilestones(budgetMs: number): { judgeBy: number; answerBy: number } {
+  return {
+    judgeBy: budgetMs - Math.min(400, budgetMs * 0.25),
+    answerBy: budgetMs - Math.min(150, budgetMs * 0.1),
+  };
+}
 
 export function hookLogFile(): string {
   return process.env.JURY_HOOK_LOG ?? path.join(path.dirname(path.resolve(resolveDbPath())), "jury-hook.log");
 }
 
+/**
+ * One line in the hook's log file, secrets redacted. Opened non-blocking: a log path that is a FIFO
+ * with no reader is refused (ENXIO), never waited on.
+ */
 export function logHookError(message: string): void {
   try {
-    fs.mkdirSync(path.dirname(hookLogFile()), { recursive: true });
+    const file = hookLogFile();
+    fs.mkdirSync(path.dirname(file), { recursive: true });
     const line = redactSecrets(message).replace(/\s+/g, " ").slice(0, 2000);
-    fs.appendFileSync(hookLogFile(), `${new Date().toISOString()} memory retrieve: ${line}\n`);
+    const c = fs.constants;
+    const fd = fs.openSync(file, c.O_WRONLY | c.O_APPEND | c.O_CREAT | (c.O_NONBLOCK ?? 0), 0o600);
+    try {
+      if (fs.fstatSync(fd).isFile())
+        fs.writeSync(fd, `${new Date().toISOString()} memory retrieve: ${line}\n`);
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch {
     // nowhere left to report; staying silent beats breaking the user's prompt
   }
@@ -68,7 +118,7 @@ export function logHookError(message: string): void {
  * stdin to its end, read synchronously, as hooks do (Claude Code writes the JSON and closes it).
  * process.stdin would cost about 4 ms on every prompt (it loads net and builds a stream). A terminal
  * or /dev/null gives nothing to read; a non-blocking descriptor with no data yet (EAGAIN) falls
- * back to the stream. The hard deadline covers what comes after: a blocking read holds the thread.
+ * back to the stream (whose wait the budget's guard timer covers).
  */
 function readStdin(): Promise<string> {
   if (fs.fstatSync(0).isCharacterDevice()) return Promise.resolve("");
@@ -143,11 +193,19 @@ export function runHook(argv: string[]): Promise<number> {
 }
 
 export async function memoryRetrieveHook(collection: string): Promise<number> {
-  const deadline = setTimeout(() => {
-    logHookError(`gave up after ${HARD_DEADLINE_MS} ms`);
-    process.exit(0);
-  }, HARD_DEADLINE_MS);
-  deadline.unref();
+  const budget = hookBudget();
+  const { judgeBy, answerBy } = hookMilestones(budget.ms);
+  // Covers the asynchronous waits (stdin read as a stream); the judge has its own deadline
+  // (judgeBy), and every synchronous wait is bounded where it happens.
+  const guard = setTimeout(
+    () => {
+      logHookError(`gave up after ${Math.round(performance.now())} ms (${HOOK_BUDGET_ENV} ${budget.ms})`);
+      process.exit(0);
+    },
+    Math.max(0, answerBy - performance.now()),
+  );
+  guard.unref();
+  if (budget.problem) logHookError(budget.problem);
   try {
     const raw = await readStdin();
     if (!raw.trim()) {
@@ -168,12 +226,13 @@ export async function memoryRetrieveHook(collection: string): Promise<number> {
     }
     const prompt = parsed.data.prompt ?? parsed.data.user_prompt ?? "";
     if (!prompt.trim()) return 0;
-    const [{ retrieveMemories }, { formatMemoryContext }, { logRetrieval }] = await Promise.all([
-      import("../memory/retrieve"),
-      import("../memory/format-context"),
-      import("@/db/queries/memories"),
-    ]);
-    const { db, settings } = await openForHook();
+    const [{ retrieveMemories, retrievalDecision }, { formatMemoryContext }, { logRetrieval }] =
+      await Promise.all([
+        import("../memory/retrieve"),
+        import("../memory/format-context"),
+        import("@/db/queries/memories"),
+      ]);
+    const { db, settings } = await openForHook(answerBy);
     const r = await retrieveMemories({
       db,
       collection,
@@ -181,44 +240,76 @@ export async function memoryRetrieveHook(collection: string): Promise<number> {
       mode: "auto",
       settings,
       transcriptPath: parsed.data.transcript_path,
+      deadline: judgeBy,
+      onNote: logHookError,
     });
     writeStdout(formatMemoryContext(r.memories));
+    const latencyMs = performance.now();
     if (r.error) logHookError(`${r.path}: ${r.error}`);
-    try {
-      logRetrieval(db, {
-        collection,
-        mode: "auto",
-        path: r.path,
-        candidates: r.candidates,
-        returned: r.memories.length,
-        latencyMs: r.latencyMs,
-        error: r.error,
-      });
-    } catch (err) {
-      logHookError(`could not log the retrieval: ${(err as Error).message}`);
-    }
+    writeLogRow(
+      () =>
+        logRetrieval(db, {
+          collection,
+          mode: "auto",
+          source: "hook",
+          path: r.path,
+          query: redactSecrets(prompt.slice(0, 500)),
+          ...retrievalDecision(r),
+          // the hook's latency is the user's wait: from the process's start to the answer
+          latencyMs,
+          error: r.error,
+        }),
+      db,
+      answerBy,
+    );
     return 0;
   } catch (err) {
     logHookError(err instanceof Error ? err.message : String(err));
     return 0;
   } finally {
-    clearTimeout(deadline);
+    clearTimeout(guard);
+  }
+}
+
+/**
+ * Writes the retrieval_log row waiting for a lock only as long as the budget has left; a row that
+ * cannot be written in time is skipped, and the log file says so.
+ */
+function writeLogRow(write: () => void, db: SqlDb, answerBy: number): void {
+  const wait = Math.floor(answerBy - performance.now());
+  if (wait <= 0) {
+    logHookError("retrieval_log row skipped: the time budget is spent");
+    return;
+  }
+  try {
+    db.$client.exec(`PRAGMA busy_timeout = ${wait}`);
+    write();
+  } catch (err) {
+    const code = String((err as { code?: unknown }).code ?? "");
+    logHookError(
+      /^SQLITE_(BUSY|LOCKED)/.test(code)
+        ? `retrieval_log row skipped: the database stayed locked by another connection for the ${wait} ms the budget had left (${code})`
+        : `could not log the retrieval: ${(err as Error).message}`,
+    );
   }
 }
 
 /**
  * The database and the memory-judge settings, the quick way when it applies: migrations already
  * applied and a stored block that turns the judge off and passes its checks. Otherwise the full
- * path (drizzle's migrator, the zod-validated settings), which the judge needs anyway.
+ * path (drizzle's migrator when migrations are pending, the zod-validated settings), which the judge
+ * needs anyway. Every lock wait ends by `answerBy`.
  */
-async function openForHook(): Promise<{ db: SqlDb; settings: RetrieveInput["settings"] }> {
+async function openForHook(answerBy: number): Promise<{ db: SqlDb; settings: RetrieveInput["settings"] }> {
   const file = resolveDbPath();
+  const busyTimeoutMs = Math.max(0, answerBy - performance.now());
   // dist/hook.cjs bundles better-sqlite3's JavaScript and loads its addon from this path; without it,
   // the full path uses the package as installed
   const nativeBinding = nativeBindingPath();
+  let sqlite: SqlDb["$client"] | undefined;
   if (nativeBinding) {
     // memory-mapped reads: a process that starts cold reads the index pages faster (about 1.5 ms)
-    const sqlite = openSqlite(file, { nativeBinding, mmapBytes: 256 * 1024 * 1024 });
+    sqlite = openSqlite(file, { nativeBinding, mmapBytes: 256 * 1024 * 1024, busyTimeoutMs });
     if (migrationsUpToDate(sqlite, defaultMigrationsFolder())) {
       const row = sqlite.prepare("select data from settings where id = 1").pluck().get() as
         | string
@@ -226,9 +317,8 @@ async function openForHook(): Promise<{ db: SqlDb; settings: RetrieveInput["sett
       const block = judgeOffBlock(row === undefined ? undefined : JSON.parse(row));
       if (block) return { db: { $client: sqlite }, settings: { memoryJudge: block } };
     }
-    sqlite.close();
   }
-  const { getDb, readSettings } = await import("./hook-full");
-  const db = getDb();
+  const { openHookDb, readSettings } = await import("./hook-full");
+  const db = openHookDb(file, { sqlite, busyTimeoutMs: Math.max(0, answerBy - performance.now()) });
   return { db, settings: readSettings(db) };
 }

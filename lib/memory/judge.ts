@@ -8,8 +8,22 @@ import { structuredOutputSchema } from "../schemas/structured-output";
 import { mulberry32 } from "../stats/bootstrap";
 import { JUDGE_SYSTEM, LENIENT_NOTE, RELEVANCE_SYSTEM, USEFULNESS_SYSTEM } from "./judge-prompts";
 
-/** Seed 000's answer: the display indices of the memories to keep. */
-export const keepAnswerSchema = z.strictObject({ keep: z.array(z.int()) });
+/**
+ * Seed 000's answer: the display indices of the memories to keep, and optionally, for memories left
+ * out, the judge's short reason (recorded in retrieval_log; a judge that gives none records none).
+ */
+export const keepAnswerSchema = z.strictObject({
+  keep: z.array(z.int()),
+  dropped: z.array(z.strictObject({ index: z.int(), reason: z.string() })).optional(),
+});
+
+/** Appended to the judge's system prompt: the optional reasons for what it leaves out. */
+export const REASONS_NOTE = `
+
+For memories you leave out you may add a reason of a few words each, in the same JSON object:
+{"keep": [0, 2, 5], "dropped": [{"index": 1, "reason": "different service"}]}`;
+
+const REASON_CHARS = 200;
 
 /** order[displayIndex] = index into candidates. Seeded by the prompt (and a salt), as seed 000. */
 export function shuffledOrder(n: number, prompt: string, salt = ""): number[] {
@@ -55,25 +69,56 @@ export function formatJudgeInput(
   return { text: parts.join("\n"), order };
 }
 
+const asIndex = (x: unknown, n: number): number | undefined => {
+  const i = typeof x === "string" && x.trim() !== "" ? Number(x) : x;
+  return typeof i === "number" && Number.isInteger(i) && i >= 0 && i < n ? i : undefined;
+};
+
 /**
  * Reads {"keep": [...]} robustly: the loose JSON parse, else a bare "keep": [...] anywhere.
  * Non-integers, out-of-range and duplicate indices are dropped. Undefined when there is no keep list.
  */
 export function parseKeep(text: string, n: number): number[] | undefined {
+  return parseJudgeAnswer(text, n)?.keep;
+}
+
+/**
+ * The judge's answer: the kept display indices (as parseKeep) and, by display index, the reasons it
+ * gave for memories it left out (one line, at most 200 characters; none for a kept index).
+ */
+export function parseJudgeAnswer(
+  text: string,
+  n: number,
+): { keep: number[]; reasons: Map<number, string> } | undefined {
   let list: unknown;
+  let dropped: unknown;
   const v = parseJsonLoose(text);
-  if (v && typeof v === "object" && !Array.isArray(v)) list = (v as Record<string, unknown>).keep;
+  if (v && typeof v === "object" && !Array.isArray(v)) {
+    list = (v as Record<string, unknown>).keep;
+    dropped = (v as Record<string, unknown>).dropped;
+  }
   if (!Array.isArray(list)) {
     const m = /"keep"\s*:\s*\[([^\]]*)\]/.exec(text);
     if (!m) return undefined;
     list = m[1].split(",").map((x) => Number(x.trim()));
   }
-  const out: number[] = [];
+  const keep: number[] = [];
   for (const x of list as unknown[]) {
-    const i = typeof x === "string" && x.trim() !== "" ? Number(x) : x;
-    if (typeof i === "number" && Number.isInteger(i) && i >= 0 && i < n && !out.includes(i)) out.push(i);
+    const i = asIndex(x, n);
+    if (i !== undefined && !keep.includes(i)) keep.push(i);
   }
-  return out;
+  const reasons = new Map<number, string>();
+  if (Array.isArray(dropped)) {
+    for (const d of dropped) {
+      if (!d || typeof d !== "object") continue;
+      const i = asIndex((d as Record<string, unknown>).index, n);
+      const reason = (d as Record<string, unknown>).reason;
+      if (i === undefined || keep.includes(i) || reasons.has(i) || typeof reason !== "string") continue;
+      const r = oneLine(reason, REASON_CHARS);
+      if (r) reasons.set(i, r);
+    }
+  }
+  return { keep, reasons };
 }
 
 export type JudgeCallStats = { latencyMs: number; inputTokens: number; outputTokens: number; calls: number };
@@ -95,11 +140,13 @@ export type JudgeOptions = {
   signal?: AbortSignal;
 };
 
-async function oneJudge(system: string, o: JudgeOptions, stats: JudgeCallStats): Promise<Set<number>> {
+type OneJudge = { kept: Set<number>; reasons: Map<number, string> };
+
+async function oneJudge(system: string, o: JudgeOptions, stats: JudgeCallStats): Promise<OneJudge> {
   const { text, order } = formatJudgeInput(o.prompt, o.candidates, o);
   const r = await callModel({
     model: o.model,
-    system: o.verification === "lenient" ? system + LENIENT_NOTE : system,
+    system: (o.verification === "lenient" ? system + LENIENT_NOTE : system) + REASONS_NOTE,
     prompt: text,
     schema: structuredOutputSchema(keepAnswerSchema),
     temperature: o.temperature ?? 0,
@@ -110,31 +157,58 @@ async function oneJudge(system: string, o: JudgeOptions, stats: JudgeCallStats):
   stats.calls++;
   stats.inputTokens += r.inputTokens;
   stats.outputTokens += r.outputTokens;
-  const keep = parseKeep(r.text, o.candidates.length);
-  if (!keep)
+  const answer = parseJudgeAnswer(r.text, o.candidates.length);
+  if (!answer)
     throw new Error(`the judge's answer has no "keep" list: ${JSON.stringify(r.text.slice(0, 120))}`);
   // display index → real candidate index
-  return new Set(keep.map((d) => order[d]));
+  return {
+    kept: new Set(answer.keep.map((d) => order[d])),
+    reasons: new Map([...answer.reasons].map(([d, why]) => [order[d], why])),
+  };
 }
+
+export type JudgeResult = {
+  /** kept candidate indices, in BM25 order */
+  kept: number[];
+  /** by candidate index, the reason a judge gave for leaving it out (none when it gave none) */
+  reasons: Map<number, string>;
+  stats: JudgeCallStats;
+};
 
 /**
  * Seed 000's judge. Single: one batch call. Dual: relevance and usefulness in parallel; strict keeps
  * the intersection, lenient the union. Returns kept candidate indices in BM25 order.
  */
-export async function judgeCandidates(o: JudgeOptions): Promise<{ kept: number[]; stats: JudgeCallStats }> {
+export async function judgeCandidates(o: JudgeOptions): Promise<JudgeResult> {
   const stats: JudgeCallStats = { latencyMs: 0, inputTokens: 0, outputTokens: 0, calls: 0 };
   const started = performance.now();
   let kept: Set<number>;
+  const reasons = new Map<number, string>();
   if (!o.dual) {
-    kept = await oneJudge(JUDGE_SYSTEM, o, stats);
+    const one = await oneJudge(JUDGE_SYSTEM, o, stats);
+    kept = one.kept;
+    for (const [i, why] of one.reasons) reasons.set(i, why);
   } else {
     const [rel, use] = await Promise.all([
       oneJudge(RELEVANCE_SYSTEM, o, stats),
       oneJudge(USEFULNESS_SYSTEM, o, stats),
     ]);
     kept =
-      o.verification === "strict" ? new Set([...rel].filter((i) => use.has(i))) : new Set([...rel, ...use]);
+      o.verification === "strict"
+        ? new Set([...rel.kept].filter((i) => use.kept.has(i)))
+        : new Set([...rel.kept, ...use.kept]);
+    // a dropped memory's reasons, from whichever judge left it out (both: both reasons)
+    for (const [label, j] of [
+      ["relevance", rel],
+      ["usefulness", use],
+    ] as const) {
+      for (const [i, why] of j.reasons) {
+        if (kept.has(i)) continue;
+        const prev = reasons.get(i);
+        reasons.set(i, prev ? `${prev}; ${label}: ${why}` : `${label}: ${why}`);
+      }
+    }
   }
   stats.latencyMs = performance.now() - started;
-  return { kept: [...kept].sort((a, b) => a - b), stats };
+  return { kept: [...kept].sort((a, b) => a - b), reasons, stats };
 }

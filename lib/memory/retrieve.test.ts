@@ -79,7 +79,7 @@ describe("D4 fallback ladder", () => {
     expect(r.stats?.calls).toBe(1);
   });
 
-  it("2. judge times out: BM25 top fallback_top_k (2)", async () => {
+  it("2. judge times out: BM25 top fallback_top_k (2), path timeout", async () => {
     server.setScript(() => ({ hang: true }));
     const r = await retrieveMemories({
       db: seedDb(),
@@ -89,7 +89,7 @@ describe("D4 fallback ladder", () => {
       settings: settings({ timeout_per_call: 0.3 }),
       env: env(),
     });
-    expect(r.path).toBe("judge_error");
+    expect(r.path).toBe("timeout");
     expect(r.memories).toHaveLength(2);
     expect(r.error).toMatch(/No answer within 300 ms/);
   });
@@ -296,5 +296,103 @@ describe("candidate pool size per mode", () => {
     // the judge was shown exactly the pool
     const shown = (r: { text: string }) => [...r.text.matchAll(/^\[(\d+)\]/gm)].length;
     expect(server.requests.slice(-2).map(shown)).toEqual([2, 6]);
+  });
+});
+
+describe("the caller's deadline and the judge's reasons", () => {
+  it("a judge still out at the deadline is abandoned: fallback top 2 at the deadline, path timeout", async () => {
+    server.setScript(() => ({ hang: true }));
+    const started = performance.now();
+    const r = await retrieveMemories({
+      db: seedDb(),
+      collection: "t",
+      prompt: "payment retry backoff",
+      mode: "auto",
+      settings: settings({ timeout_per_call: 30 }),
+      env: env(),
+      deadline: performance.now() + 400,
+    });
+    // timeout_per_call would have waited 30 s
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(r.path).toBe("timeout");
+    expect(r.memories).toHaveLength(2);
+    expect(r.error).toMatch(/abandoned/);
+    expect(r.dropped).toBeNull();
+  });
+
+  it("a deadline already past: no call at all, path timeout", async () => {
+    const before = server.requests.length;
+    const r = await retrieveMemories({
+      db: seedDb(),
+      collection: "t",
+      prompt: "payment retry backoff",
+      mode: "auto",
+      settings: settings(),
+      env: env(),
+      deadline: performance.now() - 1,
+    });
+    expect(r.path).toBe("timeout");
+    expect(server.requests.length).toBe(before);
+  });
+
+  it("a missing key is recognised by its code, whatever class threw it (the other bundle's JuryError)", async () => {
+    const { setModelOverride } = await import("../providers/get-model");
+    class ForeignJuryError extends Error {
+      constructor(
+        readonly code: string,
+        message: string,
+      ) {
+        super(message);
+        this.name = "JuryError";
+      }
+    }
+    setModelOverride(() => {
+      throw new ForeignJuryError("missing_key:anthropic", "The anthropic judge needs ANTHROPIC_API_KEY");
+    });
+    try {
+      const r = await retrieveMemories({
+        db: seedDb(),
+        collection: "t",
+        prompt: "payment retry backoff",
+        mode: "auto",
+        settings: settings(),
+      });
+      expect(r.path).toBe("no_api_key");
+      expect(r.memories).toHaveLength(3);
+    } finally {
+      setModelOverride(undefined);
+    }
+  });
+
+  it("dropped candidates carry the judge's reasons, none where it gave none, and kept-but-over-max_output says so", async () => {
+    server.setScript((req) => {
+      const lines = [...req.text.matchAll(/^\[(\d+)\] \[[^\]]*\] (.*)$/gm)];
+      const keep = lines.filter((l) => /\(R\)|jitter/.test(l[2])).map((l) => Number(l[1]));
+      const dropped = lines
+        .filter((l) => !keep.includes(Number(l[1])) && l[2].includes("Payment"))
+        .map((l) => ({ index: Number(l[1]), reason: `  off\ntopic: ${l[2].slice(0, 20)}  ` }));
+      return { json: { keep, dropped } };
+    });
+    const db = seedDb();
+    const r = await retrieveMemories({
+      db,
+      collection: "t",
+      prompt: "payment retry backoff",
+      mode: "auto",
+      settings: settings(),
+      env: env(),
+    });
+    expect(r.path).toBe("judge");
+    expect(r.memories).toHaveLength(3);
+    const dropped = new Map((r.dropped ?? []).map((d) => [d.memoryId, d.reason]));
+    // every candidate is either kept or dropped
+    expect(r.memories.length + dropped.size).toBe(r.candidates);
+    expect(dropped.get("m4")).toBe("off topic: Payments service own");
+    expect(dropped.has("m3")).toBe(true);
+    expect(dropped.get("m3")).toBeUndefined(); // "Retry budget…": no reason given, none invented
+    // the judge kept four ((R) ×3 and the jitter one); max_output 3 cut the last
+    expect([...dropped.values()].filter((w) => w?.startsWith("kept by the judge"))).toHaveLength(1);
+    // the system prompt asks for the optional reasons
+    expect(server.requests.at(-1)?.text).toContain('"dropped": [{"index": 1, "reason"');
   });
 });

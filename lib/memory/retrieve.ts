@@ -1,6 +1,8 @@
-import type { MemoryRow } from "@/db/queries/memories";
+import type { DroppedMemory, MemoryRow, ScoredMemory } from "@/db/queries/memories";
 import type { SqlDb as Db } from "@/db/sqlite";
 import { errorMessage, JuryError } from "../errors";
+import { costOf } from "../pricing";
+import { redactSecrets } from "../redact";
 import type { MemoryJudgeSettings, Settings } from "../settings/schema";
 import { type RetrievalMode, retrieveCandidates } from "./candidates";
 import type { JudgeCallStats } from "./judge";
@@ -9,7 +11,8 @@ import { extractRecentContext } from "./transcript";
 /** Seed 000's D4 fallback ladder, one path per row, recorded for every retrieval. */
 export type LadderPath =
   | "judge" // 1. judge enabled and answered: judge-filtered
-  | "judge_error" // 2. judge enabled, timeout or error: BM25 top fallback_top_k (auto) / unfiltered (search)
+  | "timeout" // 2. judge enabled, no answer in time (its timeout_per_call, or the caller's deadline): as judge_error
+  | "judge_error" // 2. judge enabled, error or no usable answer: BM25 top fallback_top_k (auto) / unfiltered (search)
   | "no_api_key" // 3. judge enabled, no key: BM25 top-k standard
   | "judge_disabled" // 4. judge disabled: BM25 top-k standard
   | "keyword_fallback" // 5. FTS5 unavailable: keyword scan, no judge
@@ -21,7 +24,13 @@ export type RetrievalOutcome = {
   candidates: number;
   /** the BM25 candidates, best first, as the judge was given them */
   pool: { memoryId: string; score: number }[];
+  /** the same candidates with their memories (for a caller that shows or judges them itself) */
+  poolMemories: ScoredMemory[];
+  /** what the judge left out, with its reasons where it gave them; null when no judge decided */
+  dropped: DroppedMemory[] | null;
   stats?: JudgeCallStats;
+  /** the judge's cost in USD, from the settings' price of its model (0 when unpriced or not called) */
+  costUsd: number;
   error?: string;
   latencyMs: number;
 };
@@ -31,15 +40,28 @@ export type RetrieveInput = {
   collection: string;
   prompt: string;
   mode: RetrievalMode;
-  /** the memory-judge block; endpoints only matter when the judge uses a custom endpoint */
-  settings: Pick<Settings, "memoryJudge"> & Partial<Pick<Settings, "endpoints">>;
+  /** the memory-judge block; endpoints only matter when the judge uses a custom endpoint, prices for the cost */
+  settings: Pick<Settings, "memoryJudge"> & Partial<Pick<Settings, "endpoints" | "prices">>;
   transcriptPath?: string;
   /** overrides for experiments */
   judge?: Partial<MemoryJudgeSettings> & { shuffle?: boolean; salt?: string; includeBody?: boolean };
   env?: Record<string, string | undefined>;
-  /** aborts the judge's calls (a cancelled experiment); the hook has its own deadline */
+  /** aborts the judge's calls (a cancelled experiment): the retrieval rejects */
   signal?: AbortSignal;
+  /**
+   * When the judge must have answered, as a performance.now() time (the hook's budget). A judge still
+   * out then is abandoned (its call aborted) and the retrieval answers the fallback, path "timeout".
+   */
+  deadline?: number;
+  /** hears what was skipped on the way (a transcript that is not a regular file) */
+  onNote?: (message: string) => void;
 };
+
+/** A JuryError's code family (`missing_key:openai` → `missing_key`), from either hook bundle's class. */
+function codeFamily(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code.split(":", 1)[0] : undefined;
+}
 
 export async function retrieveMemories(input: RetrieveInput): Promise<RetrievalOutcome> {
   const started = performance.now();
@@ -53,81 +75,120 @@ export async function retrieveMemories(input: RetrieveInput): Promise<RetrievalO
     mode: input.mode,
     poolSize: modeCfg.candidate_pool_size ?? cfg.candidate_pool_size,
   });
-  const done = (o: Omit<RetrievalOutcome, "latencyMs" | "pool">): RetrievalOutcome => ({
+  const done = (
+    o: Omit<RetrievalOutcome, "latencyMs" | "pool" | "poolMemories" | "candidates" | "dropped" | "costUsd"> &
+      Partial<Pick<RetrievalOutcome, "dropped" | "costUsd">>,
+  ): RetrievalOutcome => ({
+    dropped: null,
+    costUsd: 0,
     ...o,
+    candidates: candidates.length,
     pool: candidates.map((c) => ({ memoryId: c.memoryId, score: c.score })),
+    poolMemories: candidates,
     latencyMs: performance.now() - started,
   });
+  /** D4 row 2: auto mode keeps only the top fallback_top_k; search mode shows unfiltered results. */
+  const judgeFailed = (path: "timeout" | "judge_error", error: string) =>
+    done({
+      memories: candidates.slice(0, input.mode === "auto" ? cfg.fallback_top_k : standardK),
+      path,
+      error,
+    });
   if (engine === "keyword")
-    return done({
-      memories: candidates.slice(0, standardK),
-      path: "keyword_fallback",
-      candidates: candidates.length,
-    });
-  if (candidates.length === 0) return done({ memories: [], path: "no_candidates", candidates: 0 });
-  if (!cfg.enabled)
-    return done({
-      memories: candidates.slice(0, standardK),
-      path: "judge_disabled",
-      candidates: candidates.length,
-    });
+    return done({ memories: candidates.slice(0, standardK), path: "keyword_fallback" });
+  if (candidates.length === 0) return done({ memories: [], path: "no_candidates" });
+  if (!cfg.enabled) return done({ memories: candidates.slice(0, standardK), path: "judge_disabled" });
 
+  const timeLeft = () => (input.deadline === undefined ? Infinity : input.deadline - performance.now());
+  const outOfTime = () =>
+    judgeFailed(
+      "timeout",
+      `the judge had not answered by the deadline (${Math.round(input.deadline ?? 0)} ms into the process): abandoned`,
+    );
   // The AI SDK and the judge load only when the judge runs: the hook stays fast with it off.
   const { getModel, judgeCandidates } = await import("./judge-runtime");
   let model: ReturnType<typeof getModel>;
   try {
     model = getModel(cfg.model, { settings: input.settings, env: input.env });
   } catch (err) {
-    if (err instanceof JuryError && err.code.startsWith("missing_key")) {
-      return done({
-        memories: candidates.slice(0, standardK),
-        path: "no_api_key",
-        candidates: candidates.length,
-        error: err.message,
-      });
-    }
-    return done({
-      ...judgeFailed(candidates, input.mode, cfg.fallback_top_k, standardK),
-      error: errorMessage(err),
-    });
+    // by code, never by class: getModel may come from the other hook bundle, with its own JuryError
+    if (codeFamily(err) === "missing_key")
+      return done({ memories: candidates.slice(0, standardK), path: "no_api_key", error: errorMessage(err) });
+    return judgeFailed("judge_error", errorMessage(err));
   }
+  if (timeLeft() <= 0) return outOfTime();
+  const context = cfg.include_conversation_context
+    ? extractRecentContext(input.transcriptPath, cfg.context_turns, input.onNote)
+    : "";
+  const left = timeLeft();
+  if (left <= 0) return outOfTime();
+
+  const abandon = new AbortController();
+  const signal = input.signal ? AbortSignal.any([input.signal, abandon.signal]) : abandon.signal;
+  const judged = judgeCandidates({
+    model,
+    prompt: input.prompt,
+    candidates,
+    context,
+    verification: modeCfg.verification,
+    dual: cfg.dual_verification,
+    shuffle: input.judge?.shuffle,
+    salt: input.judge?.salt,
+    includeBody: input.judge?.includeBody,
+    timeoutMs: cfg.timeout_per_call * 1000,
+    signal,
+  });
+  // an abandoned call rejects once aborted: nobody awaits it any more
+  judged.catch(() => {});
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = Number.isFinite(left)
+    ? new Promise<"late">((resolve) => {
+        timer = setTimeout(() => resolve("late"), left);
+      })
+    : new Promise<never>(() => {});
   try {
-    const context = cfg.include_conversation_context
-      ? extractRecentContext(input.transcriptPath, cfg.context_turns)
-      : "";
-    const { kept, stats } = await judgeCandidates({
-      model,
-      prompt: input.prompt,
-      candidates,
-      context,
-      verification: modeCfg.verification,
-      dual: cfg.dual_verification,
-      shuffle: input.judge?.shuffle,
-      salt: input.judge?.salt,
-      includeBody: input.judge?.includeBody,
-      timeoutMs: cfg.timeout_per_call * 1000,
-      signal: input.signal,
+    const r = await Promise.race([judged, late]);
+    if (r === "late") {
+      abandon.abort(new JuryError("timeout", "abandoned at the deadline"));
+      return outOfTime();
+    }
+    const shown = r.kept.slice(0, modeCfg.max_output);
+    const keptSet = new Set(r.kept);
+    const dropped: DroppedMemory[] = [];
+    candidates.forEach((c, i) => {
+      if (shown.includes(i)) return;
+      const reason = keptSet.has(i)
+        ? `kept by the judge, over max_output (${modeCfg.max_output})`
+        : r.reasons.get(i);
+      dropped.push(reason ? { memoryId: c.memoryId, reason } : { memoryId: c.memoryId });
     });
+    const price = input.settings.prices?.[cfg.model];
     return done({
-      memories: kept.slice(0, modeCfg.max_output).map((i) => candidates[i]),
+      memories: shown.map((i) => candidates[i]),
       path: "judge",
-      candidates: candidates.length,
-      stats,
+      stats: r.stats,
+      dropped,
+      costUsd: price ? costOf(price, r.stats.inputTokens, r.stats.outputTokens) : 0,
     });
   } catch (err) {
     if (input.signal?.aborted) throw input.signal.reason ?? err;
-    return done({
-      ...judgeFailed(candidates, input.mode, cfg.fallback_top_k, standardK),
-      error: errorMessage(err),
-    });
+    return judgeFailed(codeFamily(err) === "timeout" ? "timeout" : "judge_error", errorMessage(err));
+  } finally {
+    clearTimeout(timer);
   }
 }
 
-/** D4 row 2: auto mode keeps only the top fallback_top_k; search mode shows unfiltered results. */
-function judgeFailed(candidates: MemoryRow[], mode: RetrievalMode, fallbackK: number, standardK: number) {
+/**
+ * A retrieval's decision as retrieval_log records it: the candidates, what was kept, what the judge
+ * dropped with its reasons (redacted), tokens and cost.
+ */
+export function retrievalDecision(r: RetrievalOutcome) {
   return {
-    memories: candidates.slice(0, mode === "auto" ? fallbackK : standardK),
-    path: "judge_error" as const,
-    candidates: candidates.length,
+    candidateIds: r.pool.map((c) => c.memoryId),
+    keptIds: r.memories.map((m) => m.memoryId),
+    dropped: r.dropped?.map((d) => (d.reason ? { ...d, reason: redactSecrets(d.reason) } : d)) ?? null,
+    inputTokens: r.stats?.inputTokens ?? 0,
+    outputTokens: r.stats?.outputTokens ?? 0,
+    costUsd: r.costUsd,
   };
 }

@@ -1,8 +1,9 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../testing/fixtures";
-import { extractRecentContext, messageFromEntry } from "./transcript";
+import { extractRecentContext, messageFromEntry, readTranscriptTail } from "./transcript";
 
 const FIXTURE = path.resolve(__dirname, "fixtures/claude-code-transcript.jsonl");
 
@@ -52,5 +53,39 @@ describe("conversation context from a transcript", () => {
     expect(
       messageFromEntry({ type: "user", message: { content: [{ type: "tool_result", content: "x" }] } }),
     ).toBeNull();
+  });
+});
+
+describe("reading a transcript never blocks and stays bounded", () => {
+  it("a FIFO is refused without being opened (nobody writes to it: opening it would block)", () => {
+    const fifo = path.join(tempDir(), "t.jsonl");
+    execFileSync("mkfifo", [fifo]);
+    expect(readTranscriptTail(fifo)).toEqual({ skipped: "is a FIFO (named pipe), not a regular file" });
+    const notes: string[] = [];
+    expect(extractRecentContext(fifo, 5, (n) => notes.push(n))).toBe("");
+    expect(notes).toEqual([`transcript ${fifo} is a FIFO (named pipe), not a regular file`]);
+  });
+
+  it("a folder, a device, a missing file: skipped with the reason", () => {
+    expect(readTranscriptTail(tempDir())).toEqual({ skipped: "is a folder, not a regular file" });
+    expect(readTranscriptTail("/dev/zero")).toEqual({ skipped: "is a device, not a regular file" });
+    expect(readTranscriptTail("/nonexistent/t.jsonl")).toEqual({ skipped: "cannot be read (ENOENT)" });
+  });
+
+  it("reads only the tail, from the first whole line", () => {
+    const file = path.join(tempDir(), "big.jsonl");
+    const line = (i: number) => JSON.stringify({ role: "user", content: `message ${i} ${"x".repeat(80)}` });
+    fs.writeFileSync(file, `${Array.from({ length: 2000 }, (_, i) => line(i)).join("\n")}\n`);
+    const tail = readTranscriptTail(file, 4096);
+    if (!("text" in tail)) throw new Error("not read");
+    expect(tail.text.length).toBeLessThanOrEqual(4096);
+    expect(tail.text.startsWith('{"role":"user"')).toBe(true);
+    expect(tail.text).toContain("message 1999 ");
+    expect(tail.text).not.toContain("message 1000 ");
+    expect(
+      extractRecentContext(file, 2)
+        .split("\n")
+        .map((l) => l.slice(0, 20)),
+    ).toEqual(["user: message 1998 x", "user: message 1999 x"]);
   });
 });
