@@ -7,6 +7,7 @@ export const MEMORY_HELP = `Usage: jury memory <command> [options]
   retrieve                      Claude Code UserPromptSubmit hook: hook JSON on stdin, <memory-context> on stdout
   search "<query>" [--json]     on-demand search (lenient judge when enabled)
       --mode auto|search (default search)   --limit N (memories shown, 1 to 100)
+  log [--json] [--limit N]      every retrieval logged: hook, search, skill (jury memory log --help)
   import <folder>               import JSON memory files (one memory or an array per file)
   import-beir <dir> [--split s] import a BEIR collection (corpus.jsonl, queries.jsonl, qrels/<split>.tsv;
                                 default split: test when present)
@@ -31,6 +32,7 @@ const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : "â
 
 export async function memoryCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
+  if (sub === "log") return (await import("./memory-log")).memoryLogCommand(rest); // its own options
   // each subcommand takes only its own options (lib/cli/memory-options.ts): anything else is a usage error
   const { help, values, positionals, collection } = parseMemoryArgs(sub, rest, MEMORY_HELP);
   if (help !== undefined) {
@@ -64,7 +66,16 @@ export async function memoryCommand(argv: string[]): Promise<number> {
         settings,
         judge: limit === undefined ? undefined : searchLimit(settings.memoryJudge, mode, limit),
       });
-      if (values.json) out({ path: r.path, error: r.error, memories: r.memories });
+      const { logSearch, searchCandidates } = await import("./memory-log");
+      const logId = logSearch(db, { collection, query, mode, outcome: r });
+      if (values.json)
+        out({
+          log_id: logId,
+          path: r.path,
+          error: r.error,
+          memories: r.memories,
+          candidates: searchCandidates(r),
+        });
       else {
         if (r.memories.length === 0) out(`No memory matches (${r.path}).`);
         for (const m of r.memories)
@@ -344,7 +355,9 @@ async function printMetrics(
   const cost =
     m.cost.state === "unpriced"
       ? `unpriced (${m.cost.model} has no price in Settings; ${m.cost.inputTokens} input and ${m.cost.outputTokens} output tokens)`
-      : `${formatCost(m.cost, "perQuery")}/query, ${formatCost(m.cost, "perMonth")}/month at 100 prompts a day`;
+      : m.cost.state === "free"
+        ? "none (no judge calls)"
+        : `${formatCost(m.cost, "perQuery")}/query, ${formatCost(m.cost, "perMonth")}/month at 100 prompts a day`;
   process.stdout.write(
     [
       `${id}: ${e.label}`,
