@@ -1,42 +1,79 @@
 import { expect, test } from "@playwright/test";
 import { StudyPage } from "./pages/study-page";
 
-test("import the example study, run BM25, annotate by keyboard, run a judge against the scripted server, see precision and recall with intervals", async ({
+test("the example study: example labels, BM25 and a judge with their path mix, a relabel with its history and undo, a fresh annotation", async ({
   page,
 }) => {
   await page.goto("/memory");
   await page.getByTestId("import-example-study").click();
   await expect(page).toHaveURL(/\/memory\/shop-api$/);
   await expect(page.getByTestId("annotation-progress")).toContainText("54 memories · 20 queries");
+  await expect(page.getByTestId("labels-info")).toContainText("example labels");
 
   const study = new StudyPage(page);
   const bm25 = await study.runExperiment("bm25");
+  await expect(bm25).toContainText("BM25 · auto · top 3 · depth 100");
+  await expect(bm25.getByTestId("path-mix")).toContainText("BM25 only on 20 queries");
   await expect(study.precisionOf(bm25)).toHaveText(/^\d+% \[\d+%–\d+%\] n=20$/);
   await expect(bm25.getByTestId("metric-recall")).toHaveText(/^\d+% \[\d+%–\d+%\] n=\d+$/);
+  await expect(bm25.getByTestId("evidence")).toContainText("precision rests on");
+  await expect(bm25.getByTestId("cost-per-query")).toHaveText("$0 (no calls)");
   const before = (await study.precisionOf(bm25).textContent()) ?? "";
 
-  // annotate: flip the first pooled candidate of the first query with the keyboard
-  await page.getByTestId("annotate-link").click();
-  await expect(page.getByTestId("annotation-progress")).toContainText(/\d+ of 20 queries complete/);
-  const first = page.getByTestId("pool-item").first();
-  const state = await first.getAttribute("data-state");
+  // relabel the first pooled candidate of the first query with the keyboard: a history entry by a person
+  await study.openAnnotate();
+  const first = study.poolItems().first();
+  const state = (await first.getAttribute("data-state")) ?? "";
+  const flipped = state === "relevant" ? "not-relevant" : "relevant";
+  await expect(first.getByTestId("label-source")).toContainText("example label");
+  const entries = await study.historyCount();
   await page.keyboard.press(state === "relevant" ? "n" : "y");
-  await expect(first).toHaveAttribute("data-state", state === "relevant" ? "not-relevant" : "relevant");
-  await page.keyboard.press("k"); // back to the first item
+  await expect(first).toHaveAttribute("data-state", flipped);
+  await expect(page.getByTestId("history-count")).toContainText(`${entries + 1} changes`);
+  await expect(study.historyEntries().first()).toHaveAttribute("data-source", "human");
+  await expect(first.getByTestId("label-source")).toContainText("a person");
   await page.reload();
-  await expect(page.getByTestId("pool-item").first()).toHaveAttribute(
-    "data-state",
-    state === "relevant" ? "not-relevant" : "relevant",
-  );
+  await expect(study.poolItems().first()).toHaveAttribute("data-state", flipped);
 
   // the study's figures follow the new ground truth
   await page.goto("/memory/shop-api");
-  await expect(study.precisionOf(study.rows().first())).not.toHaveText(before);
+  await expect(study.precisionOf(study.row("BM25 · auto"))).not.toHaveText(before);
+
+  // undo restores the earlier label, with its source, and is itself in the history
+  await study.openAnnotate();
+  await expect(study.poolItems().first()).toHaveAttribute("data-state", flipped);
+  await study.undo();
+  await expect(study.poolItems().first()).toHaveAttribute("data-state", state);
+  await expect(page.getByTestId("history-count")).toContainText(`${entries + 2} changes`);
+  await expect(study.historyEntries().first()).toHaveAttribute("data-source", "undo");
+  await expect(study.poolItems().first().getByTestId("label-source")).toContainText("example label");
+  await page.reload();
+  await expect(study.poolItems().first()).toHaveAttribute("data-state", state);
+  await page.goto("/memory/shop-api");
+  await expect(study.precisionOf(study.row("BM25 · auto"))).toHaveText(before);
 
   // a judge configuration, run from the UI against the scripted OpenAI-compatible server
   const judged = await study.runExperiment("single", "local:judge-model");
-  await expect(judged).toContainText("single judge");
-  await expect(study.precisionOf(judged)).toHaveText(/^\d+% \[\d+%–\d+%\] n=\d+$/);
-  await expect(judged.getByTestId("metric-recall")).toHaveText(/^\d+% \[\d+%–\d+%\] n=\d+$/);
+  await expect(judged).toContainText("single judge · auto · top 3 · pool 15");
+  await expect(judged.getByTestId("path-mix")).toContainText(/judge answered \d+ of \d+ queries asked/);
+  await expect(study.precisionOf(judged)).toHaveText(/^(\d+% \[\d+%–\d+%\] n=\d+|— n=0)$/);
+  await expect(study.judgePrecisionOf(judged)).toHaveText(/^(\d+% \[\d+%–\d+%\] n=\d+|— n=0)$/);
+  await expect(judged.getByTestId("cost-per-query")).toHaveText(/^(unpriced|\$\d+\.\d{5})$/);
+  await expect(page.getByTestId("best-verdict")).toHaveText(/^(best precision: |not enough evidence: )/);
   await expect(page.getByTestId("tradeoff-latencyMs")).toBeVisible();
+
+  // a fresh annotation of the same queries: no label left, every query needs annotation, no figure
+  await study.startFreshAnnotation();
+  await expect(page.getByTestId("needs-annotation")).toHaveText("20 of 20 queries need annotation");
+  const row = study.row("BM25 · auto");
+  await expect(study.precisionOf(row)).toHaveText("— n=0");
+  await expect(row.getByTestId("metric-precision-why")).toHaveText(
+    "no finished query is labelled (20 need annotation)",
+  );
+  await expect(page.getByTestId("labels-info")).toContainText("labels set by a person in Jury");
+  // the history is kept
+  await study.openAnnotate();
+  await expect(page.getByTestId("query-needs-annotation")).toBeVisible();
+  await expect(study.historyEntries().first()).toHaveAttribute("data-source", "human");
+  await expect(study.poolItems().first().getByTestId("label-source")).toContainText("no label yet");
 });

@@ -41,11 +41,13 @@ const fromItems = (items: PoolItem[]) => Object.fromEntries(items.map((i) => [i.
 /** A query's label changes, newest first, with the undo of the newest one not yet undone. */
 function History({
   history,
+  total,
   undoable,
   onUndo,
   pending,
 }: {
   history: HistoryItem[];
+  total: number;
   undoable: { memoryId: string; title: string; previous: number | null } | null;
   onUndo: () => void;
   pending: boolean;
@@ -53,7 +55,13 @@ function History({
   return (
     <section className="rounded border border-zinc-200 bg-white p-2 text-xs" data-testid="annotation-history">
       <div className="mb-1 flex items-center justify-between gap-2">
-        <h2 className="font-semibold text-zinc-700">Label history of this query</h2>
+        <h2 className="font-semibold text-zinc-700">
+          Label history of this query{" "}
+          <span className="font-normal text-zinc-500" data-testid="history-count">
+            {total} change{total === 1 ? "" : "s"}
+            {total > history.length ? `, newest ${history.length} shown` : ""}
+          </span>
+        </h2>
         <button
           type="button"
           data-testid="undo-annotation"
@@ -95,6 +103,7 @@ export function AnnotationList({
   items,
   nextHref,
   history,
+  historyTotal,
   undoable,
 }: {
   collection: string;
@@ -102,6 +111,7 @@ export function AnnotationList({
   items: PoolItem[];
   nextHref?: string;
   history: HistoryItem[];
+  historyTotal: number;
   undoable: { memoryId: string; title: string; previous: number | null } | null;
 }) {
   const router = useRouter();
@@ -164,7 +174,9 @@ export function AnnotationList({
     document.getElementById(`pool-${cursor}`)?.scrollIntoView({ block: "nearest" });
   }, [cursor]);
 
-  const historyBox = <History history={history} undoable={undoable} onUndo={undo} pending={pending} />;
+  const historyBox = (
+    <History history={history} total={historyTotal} undoable={undoable} onUndo={undo} pending={pending} />
+  );
   if (items.length === 0)
     return (
       <div className="space-y-3">

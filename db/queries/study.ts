@@ -214,6 +214,12 @@ export function listAnnotationHistory(
   ).map((h) => ({ ...h, at: new Date(h.at) }));
 }
 
+export function countAnnotationHistory(db: Db, collection: string, queryId: string): number {
+  return stmt(db, "select count(*) from annotation_history where collection = ? and query_id = ?")
+    .pluck()
+    .get(collection, queryId) as number;
+}
+
 /**
  * The change an undo of this query would revert: the newest change not already undone (each undo
  * entry cancels the newest earlier change not yet cancelled, so undo can be repeated step by step).

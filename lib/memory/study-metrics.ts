@@ -216,9 +216,7 @@ function metricSet(
   const nothingRetrieved = evaluated.every((r) => r.retrieved.length === 0);
   const precisionWhy =
     empty ??
-    (nothingRetrieved
-      ? "nothing was retrieved (or kept) for any labelled query"
-      : "no retrieved memory is annotated yet");
+    (nothingRetrieved ? "nothing was kept for any labelled query" : "no retrieved memory is annotated yet");
   const recallWhy = empty ?? "no labelled query has a relevant memory";
   return {
     precision: ci("precision", values(per.precision), precisionWhy),

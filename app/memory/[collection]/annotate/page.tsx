@@ -6,7 +6,12 @@ import { Card, PageTitle } from "@/components/ui/card";
 import { getDb } from "@/db/client";
 import { pooledMemoryIds } from "@/db/queries/experiments";
 import { getMemories } from "@/db/queries/memories";
-import { listAnnotationHistory, listAnnotations, undoableChange } from "@/db/queries/study";
+import {
+  countAnnotationHistory,
+  listAnnotationHistory,
+  listAnnotations,
+  undoableChange,
+} from "@/db/queries/study";
 import { annotationProgress } from "@/lib/memory/annotation-progress";
 import { collectionSchema } from "@/lib/validations/memory";
 
@@ -103,6 +108,7 @@ export default async function AnnotatePage({ params, searchParams }: Props) {
           items={items}
           nextHref={next}
           history={history}
+          historyTotal={countAnnotationHistory(db, collection, query.queryId)}
           undoable={
             undoable
               ? {
