@@ -165,18 +165,18 @@ function readStdinStream(start: Buffer): Promise<string> {
 
 /**
  * Written synchronously (process.stdout would build a stream, and bin/jury.cjs leaves without
- * flushing streams); a full non-blocking pipe is retried for up to 2 s.
+ * flushing streams); a full non-blocking pipe is retried until `giveUp` (a performance.now() time:
+ * the budget's end).
  */
-function writeStdout(text: string): void {
+function writeStdout(text: string, giveUp: number): void {
   if (!text) return;
   const buf = Buffer.from(text);
-  const giveUp = Date.now() + 2_000;
   let off = 0;
   while (off < buf.length) {
     try {
       off += fs.writeSync(1, buf, off);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EAGAIN" || Date.now() > giveUp) throw err;
+      if ((err as NodeJS.ErrnoException).code !== "EAGAIN" || performance.now() > giveUp) throw err;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
     }
   }
@@ -243,7 +243,7 @@ export async function memoryRetrieveHook(collection: string): Promise<number> {
       deadline: judgeBy,
       onNote: logHookError,
     });
-    writeStdout(formatMemoryContext(r.memories));
+    writeStdout(formatMemoryContext(r.memories), answerBy);
     const latencyMs = performance.now();
     if (r.error) logHookError(`${r.path}: ${r.error}`);
     writeLogRow(
