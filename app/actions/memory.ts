@@ -15,6 +15,7 @@ import {
 import { type ActionResult, actionFailed } from "@/lib/action-result";
 import { errorMessage } from "@/lib/errors";
 import { startExperimentInBackground } from "@/lib/memory/background";
+import { BM25_RUN_DEPTH } from "@/lib/memory/experiment";
 import { importStudyFolder } from "@/lib/memory/import";
 import { readSettings } from "@/lib/settings/store";
 import { wrongShape } from "@/lib/validations/form-data";
@@ -119,12 +120,12 @@ export async function startExperiment(
   const { collection, ...c } = parsed.data;
   if (listStudyQueries(db, collection).length === 0)
     return actionFailed(`"${collection}" has no study queries`);
-  const id = startExperimentInBackground(
-    db,
-    collection,
-    { ...c, model: c.kind === "bm25" ? undefined : c.model },
-    readSettings(db),
-  );
+  // a BM25 run keeps its top BM25_RUN_DEPTH ranked candidates (its depth, in its label); the pool is the judge's
+  const config =
+    c.kind === "bm25"
+      ? { ...c, model: undefined, poolSize: BM25_RUN_DEPTH, depth: BM25_RUN_DEPTH }
+      : { ...c, model: c.model };
+  const id = startExperimentInBackground(db, collection, config, readSettings(db));
   revalidatePath(`/memory/${collection}`);
   return { ok: true, data: { id } };
 }

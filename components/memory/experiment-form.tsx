@@ -7,14 +7,25 @@ import { RETRIEVAL_KIND_LABELS, RETRIEVAL_KINDS } from "@/lib/memory/kinds";
 
 const field = "w-full rounded border border-zinc-300 bg-white px-2 py-1 text-sm";
 
+/**
+ * Starts a configuration over every query. A qrels (BEIR) collection defaults to search mode and
+ * top 10, as BEIR measures; an annotated study to the hook's auto mode and top 3.
+ */
 export function ExperimentForm({
   collection,
   defaultModel,
   judges,
+  defaultMode = "auto",
+  defaultTopK = 3,
+  bm25Depth,
 }: {
   collection: string;
   defaultModel: string;
   judges: string[];
+  defaultMode?: "auto" | "search";
+  defaultTopK?: number;
+  /** how many ranked candidates a BM25 run keeps */
+  bm25Depth: number;
 }) {
   const router = useRouter();
   const [state, action, pending] = useActionState<StartExperimentState, FormData>(startExperiment, null);
@@ -45,21 +56,29 @@ export function ExperimentForm({
       </label>
       <label className="text-xs font-medium text-zinc-700">
         Mode
-        <select name="mode" className={field} defaultValue="auto">
+        <select name="mode" className={field} defaultValue={defaultMode}>
           <option value="auto">auto (title + tags)</option>
           <option value="search">search (title + tags + body)</option>
         </select>
       </label>
       <label className="text-xs font-medium text-zinc-700">
         Top-k (max kept)
-        <input name="topK" type="number" defaultValue={3} min={1} max={100} className={field} />
+        <input name="topK" type="number" defaultValue={defaultTopK} min={1} max={100} className={field} />
         {fe.topK && <span className="text-red-600">{fe.topK}</span>}
       </label>
-      <label className="text-xs font-medium text-zinc-700">
-        Candidate pool
-        <input name="poolSize" type="number" defaultValue={15} min={1} max={100} className={field} />
-        {fe.poolSize && <span className="text-red-600">{fe.poolSize}</span>}
-      </label>
+      {kind === "bm25" ? (
+        <p className="self-end pb-1 text-xs text-zinc-500" data-testid="bm25-depth">
+          Depth {bm25Depth}: the run keeps its top {bm25Depth} ranked candidates for nDCG@10 and R@100 (the
+          CLI&apos;s <code>--depth</code> goes to 1000).
+          <input type="hidden" name="poolSize" value={Math.min(bm25Depth, 100)} />
+        </p>
+      ) : (
+        <label className="text-xs font-medium text-zinc-700">
+          Candidate pool (what the judge sees)
+          <input name="poolSize" type="number" defaultValue={15} min={1} max={100} className={field} />
+          {fe.poolSize && <span className="text-red-600">{fe.poolSize}</span>}
+        </label>
+      )}
       {kind !== "bm25" && (
         <>
           <label className="text-xs font-medium text-zinc-700 sm:col-span-2">

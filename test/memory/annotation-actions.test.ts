@@ -64,6 +64,32 @@ describe("annotate, undo and a fresh annotation (server actions + queries)", () 
     ).toMatchObject({ relevance: 1, source: "human" });
   });
 
+  it("a BM25 configuration started from the dashboard is labelled with its real depth, not the judge's pool", async () => {
+    const { startExperiment } = await import("@/app/actions/memory");
+    const { getDb } = await import("@/db/client");
+    const { getExperiment } = await import("@/db/queries/experiments");
+    const f = new FormData();
+    for (const [k, v] of Object.entries({
+      collection: "shop-api",
+      kind: "bm25",
+      mode: "auto",
+      topK: "3",
+      poolSize: "15",
+      n: "1",
+    }))
+      f.append(k, v);
+    const r = await startExperiment(null, f);
+    if (!r?.ok) throw new Error(`not started: ${JSON.stringify(r)}`);
+    const deadline = Date.now() + 10_000;
+    while (getExperiment(getDb(), r.data.id)?.status !== "done" && Date.now() < deadline)
+      await new Promise((res) => setTimeout(res, 20));
+    expect(getExperiment(getDb(), r.data.id)).toMatchObject({
+      label: "BM25 · auto · top 3 · depth 100",
+      status: "done",
+      config: { kind: "bm25", poolSize: 100, depth: 100 },
+    });
+  });
+
   it("a fresh annotation clears the labels (history kept) and every query needs annotation, out of the metrics", async () => {
     const { startFreshAnnotation, undoAnnotation } = await import("@/app/actions/memory");
     const { getDb } = await import("@/db/client");

@@ -12,6 +12,7 @@ import { getDb } from "@/db/client";
 import { countMemories } from "@/db/queries/memories";
 import { getExperimentLive } from "@/db/queries/progress";
 import { annotationProgress } from "@/lib/memory/annotation-progress";
+import { BM25_RUN_DEPTH } from "@/lib/memory/experiment";
 import { compareExperiments, MIN_JUDGE_ANSWERED, orderConsistency } from "@/lib/memory/study-metrics";
 import { studyReport } from "@/lib/memory/study-report";
 import { enabledJudges } from "@/lib/settings/schema";
@@ -126,6 +127,9 @@ export default async function StudyPage({ params, searchParams }: Props) {
             collection={collection}
             defaultModel={settings.memoryJudge.model}
             judges={enabledJudges(settings)}
+            defaultMode={labels.convention === "qrels" ? "search" : "auto"}
+            defaultTopK={labels.convention === "qrels" ? 10 : settings.memoryJudge.modes.auto.max_output}
+            bm25Depth={BM25_RUN_DEPTH}
           />
         </Card>
       )}
