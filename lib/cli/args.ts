@@ -100,16 +100,23 @@ export function parseCommand<S extends Opts>(spec: CommandSpec<S>, argv: string[
   // --help wins over anything else on the line, even an unknown option
   if (argv.includes("--help") || argv.includes("-h"))
     return { values: {} as Values<S>, positionals: [], help: true };
+  // a negative number is a value, not an option (`settings set x -1`, `--limit -1`): hidden from
+  // parseArgs, which would take it for `-1`, and given back after
+  const NEG = "\u0000neg:";
+  const args = argv.map((a) => (/^-\d/.test(a) ? `${NEG}${a}` : a));
+  const back = (v: string) => (v.startsWith(NEG) ? v.slice(NEG.length) : v);
   let r: ReturnType<typeof parseArgs>;
   try {
-    r = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    r = parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {
     throw asUsage(err, spec);
   }
+  r.positionals = r.positionals.map(back);
   const values: Record<string, unknown> = {};
-  for (const [n, v] of Object.entries(r.values)) {
+  for (const [n, raw] of Object.entries(r.values)) {
     if (n === "help") continue;
     const o = spec.options[n];
+    const v = typeof raw === "string" ? back(raw) : raw;
     values[n] = typeof v === "string" && o.parse ? o.parse(v, `--${n}`) : v;
   }
   const { min = 0, max = 0 } = spec.positionals ?? {};
