@@ -286,14 +286,14 @@ const specs = {
     defaultText: "`jury-hook.log` beside the database",
     help: "The hook's log file (one line per problem; secrets redacted).",
   }),
-  JURY_HOOK_DEADLINE_MS: int({
+  JURY_HOOK_BUDGET_MS: int({
     group: "memory",
-    default: 9000,
-    defaultText: "9,000",
+    default: 8000,
+    defaultText: "8,000",
     min: 100,
     max: 60_000,
     unit: "milliseconds",
-    help: "The hook's hard deadline: by then it has answered (the fallback if the judge is late).",
+    help: "The hook's time budget from its start: a judge still out then is abandoned, the BM25 fallback printed (path `timeout`).",
   }),
   JURY_DISABLE_FTS5: bool({
     group: "memory",
