@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createDb } from "@/db/client";
-import { defaultSettings } from "../settings/schema";
+import { defaultSettings, type Settings } from "../settings/schema";
 import { readSettings } from "../settings/store";
 import { tempDir } from "../testing/fixtures";
 import { runJurySync } from "../testing/run-jury";
@@ -90,9 +90,17 @@ describe("settings paths and values", () => {
   });
 
   it("applySetting validates with the Settings page's schema: an endpoint may only send its own key", () => {
-    const withEndpoint = {
+    const withEndpoint: Settings = {
       ...defaultSettings,
-      endpoints: [{ name: "router", baseUrl: "http://127.0.0.1:9/v1", enabled: true, models: ["m"] }],
+      endpoints: [
+        {
+          name: "router",
+          baseUrl: "http://127.0.0.1:9/v1",
+          apiKeyEnv: undefined,
+          enabled: true,
+          models: ["m"],
+        },
+      ],
     };
     expect(() => applySetting(withEndpoint, "endpoints.0.apiKeyEnv", "OPENAI_API_KEY")).toThrow(
       /endpoints\.0\.apiKeyEnv = "OPENAI_API_KEY" is not valid \(endpoints\.0\.apiKeyEnv: Key variable "OPENAI_API_KEY" is not allowed/,
