@@ -1,6 +1,6 @@
 import type { DroppedMemory, MemoryRow, ScoredMemory } from "@/db/queries/memories";
 import type { SqlDb as Db } from "@/db/sqlite";
-import { errorMessage, JuryError } from "../errors";
+import { errorMessage, hasErrorCode, JuryError } from "../errors";
 import { costOf } from "../pricing";
 import { redactSecrets } from "../redact";
 import type { MemoryJudgeSettings, Settings } from "../settings/schema";
@@ -57,12 +57,6 @@ export type RetrieveInput = {
   onNote?: (message: string) => void;
 };
 
-/** A JuryError's code family (`missing_key:openai` → `missing_key`), from either hook bundle's class. */
-function codeFamily(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === "string" ? code.split(":", 1)[0] : undefined;
-}
-
 export async function retrieveMemories(input: RetrieveInput): Promise<RetrievalOutcome> {
   const started = performance.now();
   const cfg = { ...input.settings.memoryJudge, ...input.judge };
@@ -112,7 +106,7 @@ export async function retrieveMemories(input: RetrieveInput): Promise<RetrievalO
     model = getModel(cfg.model, { settings: input.settings, env: input.env });
   } catch (err) {
     // by code, never by class: getModel may come from the other hook bundle, with its own JuryError
-    if (codeFamily(err) === "missing_key")
+    if (hasErrorCode(err, "missing_key"))
       return done({ memories: candidates.slice(0, standardK), path: "no_api_key", error: errorMessage(err) });
     return judgeFailed("judge_error", errorMessage(err));
   }
@@ -172,7 +166,7 @@ export async function retrieveMemories(input: RetrieveInput): Promise<RetrievalO
     });
   } catch (err) {
     if (input.signal?.aborted) throw input.signal.reason ?? err;
-    return judgeFailed(codeFamily(err) === "timeout" ? "timeout" : "judge_error", errorMessage(err));
+    return judgeFailed(hasErrorCode(err, "timeout") ? "timeout" : "judge_error", errorMessage(err));
   } finally {
     clearTimeout(timer);
   }
