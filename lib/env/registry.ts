@@ -146,21 +146,6 @@ function list(o: Base & { separator: string; defaultText?: string }): EnvSpec<st
   };
 }
 
-function choice<const C extends string>(o: Base & { choices: readonly C[]; default: C }): EnvSpec<C> {
-  return {
-    name: "",
-    group: o.group,
-    help: o.help,
-    defaultText: code(o.default),
-    parse: (raw, name) => {
-      if (blank(raw)) return o.default;
-      const v = raw.trim() as C;
-      if (!o.choices.includes(v)) throw invalid(name, raw, `one of ${o.choices.join(", ")}`);
-      return v;
-    },
-  };
-}
-
 const secret = (help: string, group: EnvGroup = "providers") => text({ group, help, secret: true });
 
 /** PATH-style separator of folder lists (`:` on Unix, `;` on Windows), without importing node:path. */
@@ -275,6 +260,12 @@ const specs = {
     help: "At most this many review judgments per rolling hour, across processes.",
   }),
 
+  JURY_CLAUDE_PROJECTS_DIR: text({
+    group: "review",
+    defaultText: "`~/.claude/projects`",
+    help: "Where `jury review` looks for the newest Claude Code transcript of the project when `--transcript` is not given.",
+  }),
+
   // memory retrieval (seeds 000 and 001)
   JURY_MEMORY_COLLECTION: textWithDefault({
     group: "memory",
@@ -306,12 +297,6 @@ const specs = {
     group: "internal",
     defaultText: "set by Next.js",
     help: "Set by Next.js (`nodejs` or `edge`); not a setting. `instrumentation.ts` starts the run recovery only under `nodejs`.",
-  }),
-  JURY_HTTP_FETCH: choice({
-    group: "internal",
-    choices: ["a", "b", "c"] as const,
-    default: "b",
-    help: "Temporary, for a measurement: the HTTP client of provider calls (`a` undici fetch, `b` undici request, `c` node:http).",
   }),
   SCRIPTED_PORT: int({
     group: "internal",
