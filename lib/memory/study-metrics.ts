@@ -48,6 +48,7 @@ export const PATH_INFO: Record<
 > = {
   judge: { group: "answered", label: "judge answered" },
   judge_error: { group: "error", label: "judge failed: BM25 fallback" },
+  timeout: { group: "error", label: "judge timed out: BM25 fallback" },
   no_api_key: { group: "fallback", label: "no API key: BM25 top-k" },
   judge_disabled: { group: "fallback", label: "judge disabled: BM25 top-k" },
   keyword_fallback: { group: "fallback", label: "FTS5 unavailable: keyword scan" },
