@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { readEnv } from "./env/registry";
 import { JuryError } from "./errors";
 
 const strict = new TextDecoder("utf-8", { fatal: true });
@@ -28,28 +29,19 @@ export const TRUSTED_ROOT_ENV = "JURY_TRUSTED_ROOT";
 /** The error code of a file Jury refuses to read (outside its folder, not a regular file, too big). */
 export const UNSAFE_FILE = "unsafe:file";
 
-/** JURY_MAX_FILE_BYTES, or 10 MiB. */
+/** JURY_MAX_FILE_BYTES, or 10 MiB (parsed by the registry: a bad value is an error naming it). */
 export function maxFileBytes(): number {
-  const raw = process.env[MAX_FILE_BYTES_ENV]?.trim();
-  if (!raw) return DEFAULT_MAX_FILE_BYTES;
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 1)
-    throw new JuryError("usage", `${MAX_FILE_BYTES_ENV} must be a whole number of bytes, got "${raw}"`);
-  return n;
+  return readEnv(MAX_FILE_BYTES_ENV);
 }
 
 function trustedRoots(): string[] {
-  return (process.env[TRUSTED_ROOT_ENV] ?? "")
-    .split(path.delimiter)
-    .map((r) => r.trim())
-    .filter(Boolean)
-    .flatMap((r) => {
-      try {
-        return [fs.realpathSync(path.resolve(r))];
-      } catch {
-        return [];
-      }
-    });
+  return readEnv(TRUSTED_ROOT_ENV).flatMap((r) => {
+    try {
+      return [fs.realpathSync(path.resolve(r))];
+    } catch {
+      return [];
+    }
+  });
 }
 
 const inside = (file: string, root: string) => {

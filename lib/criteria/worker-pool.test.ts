@@ -165,7 +165,7 @@ describe("JURY_DETERMINISTIC_TIMEOUT_MS", () => {
     expect(deterministicTimeoutMs({ JURY_DETERMINISTIC_TIMEOUT_MS: "250" })).toBe(250);
     for (const bad of ["0", "-5", "1.5", "soon"])
       expect(() => deterministicTimeoutMs({ JURY_DETERMINISTIC_TIMEOUT_MS: bad })).toThrow(
-        `JURY_DETERMINISTIC_TIMEOUT_MS must be a whole number of milliseconds from 1 to 600000, got "${bad}"`,
+        `JURY_DETERMINISTIC_TIMEOUT_MS="${bad}" must be a whole number of milliseconds, from 1 to 600000 (default 1000)`,
       );
   });
 });

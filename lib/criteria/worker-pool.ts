@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { readEnv } from "../env/registry";
 import { JuryError } from "../errors";
 import type { CaseInput, DeterministicResult } from "./definition";
 import type { LogicReply, LogicRequest } from "./logic-worker";
@@ -29,15 +30,7 @@ export const projectLogicWorker = (): string => distFile(CRITERIA_WORKER_FILE);
 
 /** JURY_DETERMINISTIC_TIMEOUT_MS: how long one deterministic criterion may run on one case. */
 export function deterministicTimeoutMs(env: Record<string, string | undefined> = process.env): number {
-  const raw = env.JURY_DETERMINISTIC_TIMEOUT_MS;
-  if (raw === undefined || raw.trim() === "") return DEFAULT_DETERMINISTIC_TIMEOUT_MS;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 600_000)
-    throw new JuryError(
-      "invalid_env",
-      `JURY_DETERMINISTIC_TIMEOUT_MS must be a whole number of milliseconds from 1 to 600000, got "${raw}"`,
-    );
-  return n;
+  return readEnv("JURY_DETERMINISTIC_TIMEOUT_MS", env);
 }
 
 export type LogicTask = {

@@ -11,6 +11,7 @@ import { loadSuite, resolveOutput } from "@/lib/suites/load-suite";
 import { llmDefinition, tempDir, writeJson } from "@/lib/testing/fixtures";
 import { runJury } from "@/lib/testing/run-jury";
 import { type ScriptedServer, startScriptedServer } from "@/lib/testing/scripted-server";
+import { enableProviders } from "@/lib/testing/settings-db";
 
 /**
  * Issue 16, item 5: a suite (or a memory, criteria or review input) cannot make Jury read a file
@@ -58,7 +59,7 @@ function suiteWithOutputFile(file: string, setup?: (suiteDir: string) => void): 
 }
 
 const evalSuite = (suiteDir: string, env: Record<string, string> = {}) => {
-  const db = path.join(dir("jury-db-"), "jury.db");
+  const db = enableProviders(path.join(dir("jury-db-"), "jury.db"));
   return runJury(["eval", suiteDir, "--judges", "local:judge", "--n", "1"], {
     cwd: path.dirname(db),
     env: { JURY_DB: db, JURY_LOCAL_BASE_URL: server.baseURL, ...env },
@@ -211,9 +212,7 @@ describe("special and huge files fail at once, never hang", () => {
       /is 2,000 bytes, over the 1,000-byte limit \(JURY_MAX_FILE_BYTES\)/,
     );
     process.env.JURY_MAX_FILE_BYTES = "ten";
-    expect(() => loadSuite(suiteDir)).toThrow(
-      /JURY_MAX_FILE_BYTES must be a whole number of bytes, got "ten"/,
-    );
+    expect(() => loadSuite(suiteDir)).toThrow(/JURY_MAX_FILE_BYTES="ten" must be a whole number of bytes/);
   });
 
   it("jury memory import: a FIFO named a.json is refused at once, nothing imported", async () => {
