@@ -142,3 +142,30 @@ describe("every command answers --help with 0, and refuses an unknown option and
     });
   });
 });
+
+describe("a variable set to a value that does not parse is a configuration error before any command runs", () => {
+  const withEnv = (env: Record<string, string>, args: string[]) =>
+    runJurySync(args, { env: { JURY_DB: db, JURY_HOOK_LOG: `${db}.log`, ...env } });
+
+  it.each([
+    [{ JUDGE_ENABLED: "maybe" }, 'JUDGE_ENABLED="maybe" must be true, false, 1, 0, yes or no'],
+    [
+      { JUDGE_MAX_PER_HOUR: "lots" },
+      'JUDGE_MAX_PER_HOUR="lots" must be a whole number, at least 1 (default 20)',
+    ],
+    [
+      { JURY_MAX_FIELD_CHARS: "12" },
+      'JURY_MAX_FIELD_CHARS="12" must be a whole number of characters, at least 1000',
+    ],
+  ])("%j: exit 2 naming it and its value", (env, message) => {
+    const r = withEnv(env, ["review", "--criteria", "x y", "--diff", diffFile]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(withEnv(env, ["runs", "list"]).code).toBe(2);
+  });
+
+  it("--help still answers, and the server's own variables are left to the server", () => {
+    expect(withEnv({ JUDGE_ENABLED: "maybe" }, ["review", "--help"]).code).toBe(0);
+    expect(withEnv({ PORT: "not-a-port" }, ["runs", "list"]).code).toBe(0);
+  });
+});
