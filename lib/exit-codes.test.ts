@@ -98,4 +98,13 @@ describe("JuryError across bundles", () => {
     expect(isJuryError({ name: "JuryError", code: "usage" })).toBe(false);
     expect(isJuryError(Object.assign(new Error("x"), { code: "ENOENT" }))).toBe(false);
   });
+  it("no code in lib/, app/ or db/ tells a JuryError by its class (instanceof fails across the hook's two bundles)", () => {
+    const offenders = ["lib", "app", "db"]
+      .flatMap((d) => sources(path.join(root, d)))
+      .filter((f) =>
+        /\binstanceof JuryError\b/.test(fs.readFileSync(f, "utf8").replace(/^\s*(\/\/|\*).*$/gm, "")),
+      )
+      .map((f) => path.relative(root, f));
+    expect(offenders, "use isJuryError(err) or hasErrorCode(err, code) from lib/errors.ts").toEqual([]);
+  });
 });

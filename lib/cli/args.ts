@@ -5,7 +5,7 @@
  * same declarations.
  */
 import { parseArgs } from "node:util";
-import { JuryError } from "../errors";
+import { isJuryError, JuryError } from "../errors";
 
 export type Opt<T = unknown> = {
   type: "string" | "boolean";
@@ -82,7 +82,7 @@ function asUsage(err: unknown, spec: CommandSpec): JuryError {
     const arg = /'([^']*)'/.exec(msg)?.[1];
     return usage(`Unexpected argument "${arg}". ${see}`);
   }
-  return err instanceof JuryError ? err : usage(msg);
+  return isJuryError(err) ? err : usage(msg);
 }
 
 export type Parsed<S extends Opts> = { values: Values<S>; positionals: string[]; help: boolean };

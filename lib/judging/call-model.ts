@@ -1,7 +1,7 @@
 import { APICallError } from "@ai-sdk/provider";
 import { generateText, jsonSchema, type LanguageModel, NoObjectGeneratedError, Output } from "ai";
 import { MAX_REPLY_BYTES_ENV, maxReplyBytes } from "../env/limits";
-import { JuryError } from "../errors";
+import { isJuryError, JuryError } from "../errors";
 import { redactSecrets } from "../redact";
 
 export type CallOptions = {
@@ -35,7 +35,7 @@ const MAX_BACKOFF_MS = 30_000;
 export type PartialReply = Partial<Omit<CallResult, "text">> & { rawText?: string };
 
 export function partialReply(err: unknown): PartialReply {
-  if (!(err instanceof JuryError) || err.code !== "reply_too_large" || !err.details) return {};
+  if (!isJuryError(err) || err.code !== "reply_too_large" || !err.details) return {};
   const d = err.details as Partial<CallResult>;
   return {
     rawText: typeof d.text === "string" ? d.text : undefined,
@@ -80,7 +80,7 @@ export async function callModel(opts: CallOptions): Promise<CallResult> {
       }
       return { ...r, text, latencyMs, attempts: attempt };
     } catch (err) {
-      if (err instanceof JuryError && err.code === "reply_too_large" && err.details) throw err;
+      if (isJuryError(err) && err.code === "reply_too_large" && err.details) throw err;
       if (opts.signal?.aborted) throw opts.signal.reason ?? err;
       const wait = retryDelayMs(err, attempt);
       if (wait === undefined || attempt > opts.maxRetries) throw finalError(err, attempt);
@@ -138,7 +138,7 @@ function outputFor(schema: Record<string, unknown>) {
 export function retryDelayMs(err: unknown, attempt: number, random = Math.random): number | undefined {
   const backoff = Math.min(MAX_BACKOFF_MS, 250 * 2 ** (attempt - 1));
   const jittered = Math.round(backoff / 2 + random() * (backoff / 2));
-  if (err instanceof JuryError) return err.code === "timeout" ? jittered : undefined;
+  if (isJuryError(err)) return err.code === "timeout" ? jittered : undefined;
   if (APICallError.isInstance(err)) {
     const status = err.statusCode ?? 0;
     // A 2xx whose body could not be read (truncated, not JSON) is worth another try.
@@ -165,17 +165,16 @@ export function retryAfterMs(headers: Record<string, string> | undefined): numbe
 function finalError(err: unknown, attempts: number): Error {
   // redacted before it is cut: a key across the cut would otherwise leave its first half
   const short = (m: string) => truncate(redactSecrets(m), 300);
-  const base =
-    err instanceof JuryError
-      ? err.message
-      : APICallError.isInstance(err)
-        ? `HTTP ${err.statusCode ?? "error"}: ${short(err.message)}`
-        : err instanceof Error
-          ? short(err.message)
-          : String(err);
+  const base = isJuryError(err)
+    ? err.message
+    : APICallError.isInstance(err)
+      ? `HTTP ${err.statusCode ?? "error"}: ${short(err.message)}`
+      : err instanceof Error
+        ? short(err.message)
+        : String(err);
   // the one error every caller stores or prints: a provider's message may echo the key it was sent
   return new JuryError(
-    err instanceof JuryError ? err.code : "call_failed",
+    isJuryError(err) ? err.code : "call_failed",
     redactSecrets(`${base} (after ${attempts} attempt${attempts === 1 ? "" : "s"})`),
   );
 }

@@ -2,7 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import zlib from "node:zlib";
 import { MAX_REPLY_BYTES_ENV, maxReplyBytes, maxResponseBodyBytes } from "../env/limits";
-import { JuryError } from "../errors";
+import { isJuryError, JuryError } from "../errors";
 
 /**
  * A `fetch` for OpenAI-compatible endpoints (Ollama, vLLM, llama.cpp, OpenRouter…), handed to the AI
@@ -63,7 +63,7 @@ export const guardedFetch: typeof fetch = async (input, init) => {
   } catch (err) {
     await reader.cancel().catch(() => {});
     if (init?.signal?.aborted) throw init.signal.reason ?? err;
-    throw err instanceof JuryError ? err : failed(err);
+    throw isJuryError(err) ? err : failed(err);
   }
   return new Response(NO_BODY.has(res.status) ? null : Buffer.concat(chunks, size), {
     status: res.status,
@@ -187,7 +187,7 @@ export const keepAliveFetch: typeof fetch = (input, init) => {
               );
             } catch (err) {
               // a body too large once decoded, a corrupt one, or a status fetch cannot represent
-              reject(err instanceof JuryError || err instanceof TypeError ? err : failed(err));
+              reject(isJuryError(err) || err instanceof TypeError ? err : failed(err));
             }
           });
         });

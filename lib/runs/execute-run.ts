@@ -14,7 +14,7 @@ import type { RunStatus, Task } from "@/db/schema";
 import type { CaseInput, LlmCriterion } from "../criteria/definition";
 import type { CriteriaRegistry } from "../criteria/registry";
 import { deterministicTimeoutMs, LogicPool } from "../criteria/worker-pool";
-import { errorMessage, JuryError } from "../errors";
+import { errorMessage, isJuryError, JuryError } from "../errors";
 import { type JobContext, runJob } from "../jobs/runner";
 import { createCallScheduler } from "../jobs/scheduler";
 import { callModel, partialReply } from "../judging/call-model";
@@ -181,7 +181,7 @@ async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobCont
           ...empty,
           attempts: 1,
           error:
-            err instanceof JuryError && err.code === "deterministic_timeout"
+            isJuryError(err) && err.code === "deterministic_timeout"
               ? errorMessage(err)
               : `deterministic criterion failed: ${errorMessage(err)}`,
         });
