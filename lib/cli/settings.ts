@@ -45,9 +45,11 @@ export const SETTINGS_HELP = `Usage: jury settings <command>
 The settings the dashboard's Settings page edits (stored in the database; keys stay in the environment).
 
 Commands:
-  list [--json]          every setting as path = value (the default command)
+  list [--json]          every setting as path = value (JSON with --json)
   get <path> [--json]    one setting or group
   set <path> <value>     change one setting (validated; an invalid value changes nothing, exit 2)
+
+jury settings alone prints the settings as JSON (list --json).
 
 jury settings <command> --help for its options.
 `;
@@ -220,8 +222,9 @@ export async function settingsCommand(argv: string[]): Promise<number> {
     return 0;
   }
   // `jury settings` alone, or with list's options: list
+  // `jury settings` alone prints the JSON, as it always has; with list's options it is list
   const sub = first === undefined || first.startsWith("-") ? "list" : first;
-  const rest = first === undefined || first.startsWith("-") ? argv : tail;
+  const rest = first === undefined ? ["--json"] : first.startsWith("-") ? argv : tail;
   if (!Object.hasOwn(SETTINGS_COMMANDS, sub))
     throw new JuryError(
       "usage",
