@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import type { CriterionVerdict } from "../lib/judging/aggregate";
+import type { Coverage, CriterionVerdict, PanelOptions } from "../lib/judging/aggregate";
 import type { RetrievalKind } from "../lib/memory/kinds";
 import type { CaseCriterion } from "../lib/runs/plan-run";
 
@@ -53,7 +53,16 @@ export const jobs = sqliteTable(
 export type Job = typeof jobs.$inferSelect;
 
 // ─── Judge panel runs ────────────────────────────────────────────────────────
-export const runStatuses = ["queued", "running", "done", "failed", "cancelled", "interrupted"] as const;
+// done_with_failures: finished, but some planned samples failed (lib/runs/coverage.ts groups them)
+export const runStatuses = [
+  "queued",
+  "running",
+  "done",
+  "done_with_failures",
+  "failed",
+  "cancelled",
+  "interrupted",
+] as const;
 export type RunStatus = (typeof runStatuses)[number];
 
 export type RunOptions = {
@@ -62,6 +71,10 @@ export type RunOptions = {
   temperature: number;
   concurrency: number;
   noCache: boolean;
+  /** seed 004's panel options (consensus_threshold, flag_low_consensus, report_uncertainty), as the run was planned */
+  panel?: PanelOptions;
+  /** judges with no price when the run was planned: their cost is unknown, never $0 */
+  unpriced?: string[];
 };
 
 export const runs = sqliteTable(
@@ -380,9 +393,30 @@ export type ReviewRecord = {
     error?: string;
     parsed?: unknown;
     latencyMs: number;
+    inputTokens?: number;
+    outputTokens?: number;
+    /** null: the judge has no price (unknown, never $0) */
+    costUsd?: number | null;
   }[];
   warnings: string[];
   diagnosis?: string | null;
+  /** every call (gate, judgment samples, diagnosis) with its tokens and cost */
+  calls?: {
+    step: "gate" | "judgment" | "diagnosis";
+    judge: string;
+    sampleIndex?: number;
+    dimension?: string;
+    inputTokens: number;
+    outputTokens: number;
+    costUsd: number | null;
+    latencyMs: number;
+    error?: string;
+  }[];
+  /** what the judge did: not enabled, throttled, failed (with the error), answered, not asked */
+  judge?: { status: string; reason?: string; error?: string };
+  coverage?: Coverage;
+  transcript?: { path: string; source: "given" | "found" } | null;
+  costUsd?: number | null;
 };
 
 export const reviews = sqliteTable(

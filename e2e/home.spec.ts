@@ -3,7 +3,7 @@ import { expect, test } from "@playwright/test";
 test("home shows counts from the database and what to do first", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByTestId("count-runs")).toHaveText("0");
-  await expect(page.getByTestId("count-judges")).toHaveText("1"); // mock:judge, on by default
+  await expect(page.getByTestId("count-judges")).toHaveText("0"); // none until one is enabled (mock too)
   await expect(page.getByTestId("home-empty")).toContainText("Settings");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Runs" }).click();
   await expect(page).toHaveURL(/\/runs$/);

@@ -2,51 +2,84 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { SCRATCH_DIR, SCRIPTED_PORT } from "./constants";
+import { SettingsPage } from "./pages/settings-page";
 
-test("open a stored review: its dimensions, issues, diff and each sample's reasoning", async ({ page }) => {
-  // store a review the way a user does, with the CLI, in the server's database and against the scripted judge
-  const ex = path.resolve("examples/reviews/hardcoded-tests");
-  const r = spawnSync(
+const ex = path.resolve("examples/reviews/hardcoded-tests");
+
+/** `jury review` of the example, as a user runs it, in the server's database and against the scripted judge. */
+function review(args: string[], env: Record<string, string> = {}) {
+  return spawnSync(
     "node",
-    [
-      "bin/jury.cjs",
-      "review",
-      "--diff",
-      `${ex}/change.diff`,
-      "--criteria",
-      `${ex}/criteria.md`,
-      "--passed",
-      "4",
-      "--failed",
-      "0",
-      "--judges",
-      "local:a,local:b",
-      "--n",
-      "2",
-      "--mechanical",
-      "0.9",
-      "--title",
-      "hardcoded-tests example",
-    ],
+    ["bin/jury.cjs", "review", "--diff", `${ex}/change.diff`, "--criteria", `${ex}/criteria.md`, ...args],
     {
       encoding: "utf8",
       env: {
         ...process.env,
         JURY_DB: `${SCRATCH_DIR}/main/jury.db`,
         JURY_LOCAL_BASE_URL: `http://127.0.0.1:${SCRIPTED_PORT}/v1`,
+        JUDGE_ENABLED: "",
+        JUDGE_MODEL: "",
+        ...env,
       },
     },
   );
+}
+
+test("open a stored review: its dimensions, issues, diff, each sample's reasoning, what the judge did and what it cost", async ({
+  page,
+}) => {
+  // the judges named below must be callable: the local provider is enabled in Settings
+  const settings = new SettingsPage(page);
+  await settings.goto();
+  await settings.field("providers.local.enabled").check();
+  await settings.save();
+  await expect(settings.status()).toHaveText("Saved.");
+
+  const r = review([
+    "--passed",
+    "4",
+    "--failed",
+    "0",
+    "--judges",
+    "local:a,local:b",
+    "--n",
+    "2",
+    "--mechanical",
+    "0.9",
+    "--title",
+    "hardcoded-tests example",
+  ]);
   // exit 0 on pass, 1 on partial or fail: either way the review is stored
   expect([0, 1], r.stderr).toContain(r.status);
   expect(r.stdout).toMatch(/^rev_[0-9a-f]{10}: /);
+  expect(r.stdout).toContain("judge: answered: 2 of 2 judges answered, 4 of 4 samples");
   await page.goto("/reviews");
   await page.getByTestId("review-link").filter({ hasText: "hardcoded-tests example" }).first().click();
   await expect(page).toHaveURL(/\/reviews\/rev_/);
   await expect(page.getByTestId("dimension-chart").locator("svg.recharts-surface")).toBeVisible();
   await expect(page.getByTestId("dimensions-table")).toContainText("scope_adherence");
+  await expect(page.getByTestId("dimensions-table")).toContainText("2 of 2 judges · 4 of 4 samples");
   await expect(page.getByTestId("issues")).toContainText("no test for the empty string");
   await expect(page.getByTestId("diff-view")).toContainText("diff --git");
   await expect(page.getByTestId("review-reasoning").first()).toContainText("Scripted judgment");
   await expect(page.getByTestId("review-samples").locator("li")).toHaveCount(4); // 2 judges × N = 2
+  await expect(page.getByTestId("review-judge")).toContainText("answered: 2 of 2 judges answered");
+  // the gate and the four samples, each with its tokens; local:a and local:b have no price
+  await expect(page.getByTestId("review-calls").locator("tbody tr")).toHaveCount(5);
+  await expect(page.getByTestId("review-calls")).toContainText("unpriced");
+});
+
+test("a review with no judge enabled: the mechanical verdict from the tests, and the page says the judge was not enabled", async ({
+  page,
+}) => {
+  const r = review(["--passed", "4", "--failed", "1", "--title", "no judge example"]);
+  expect(r.status, r.stderr).toBe(1); // a failed test: fail
+  expect(r.stdout).toContain("judge: not enabled");
+  await page.goto("/reviews");
+  const row = page.getByTestId("reviews-table").locator("tr", { hasText: "no judge example" }).first();
+  await expect(row.getByTestId("review-judge-status")).toHaveText("not enabled");
+  await row.getByTestId("review-link").click();
+  await expect(page.getByTestId("review-verdict")).toContainText("fail · from the tests");
+  await expect(page.getByTestId("review-judge")).toContainText("not enabled");
+  await expect(page.getByTestId("review-judge")).toContainText("mechanical verdict from the tests");
 });

@@ -2,12 +2,13 @@
 
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/db/client";
-import { getRunById, requestCancel } from "@/db/queries/runs";
+import { getPendingTasks, getRunById, requestCancel } from "@/db/queries/runs";
 import { type ActionResult, actionFailed } from "@/lib/action-result";
 import { loadProjectCriteria } from "@/lib/criteria/load";
 import { errorMessage } from "@/lib/errors";
+import { judgeProblems, preflightError } from "@/lib/providers/preflight";
 import { startRunInBackground } from "@/lib/runs/background";
-import { createRun } from "@/lib/runs/plan-run";
+import { createRun, panelOptionsOf, unpricedJudges } from "@/lib/runs/plan-run";
 import { enabledJudges } from "@/lib/settings/schema";
 import { readSettings } from "@/lib/settings/store";
 import { discoverSuites, loadSuite } from "@/lib/suites/load-suite";
@@ -36,14 +37,31 @@ export async function startRun(_prev: StartRunState, formData: FormData): Promis
   if (unknown.length) {
     return actionFailed("Unknown judge.", { judges: `Not enabled in Settings: ${unknown.join(", ")}` });
   }
-  try {
-    const runId = await createRun(db, loadSuite(suiteDir), loadProjectCriteria(), {
-      judges,
-      n,
-      temperature: settings.judging.temperature,
-      concurrency: settings.judging.concurrency,
-      noCache: false,
+  // every judge must be callable before anything is stored or spent: say which and what it lacks
+  const problems = judgeProblems(judges, settings);
+  if (problems.length) {
+    return actionFailed(preflightError(problems).message, {
+      judges: problems.map((p) => p.message).join("; "),
     });
+  }
+  try {
+    const unpriced = unpricedJudges(judges, settings.prices);
+    const runId = await createRun(
+      db,
+      loadSuite(suiteDir),
+      loadProjectCriteria(),
+      {
+        judges,
+        n,
+        temperature: settings.judging.temperature,
+        concurrency: settings.judging.concurrency,
+        noCache: false,
+        panel: panelOptionsOf(settings.judging),
+        ...(unpriced.length ? { unpriced } : {}),
+      },
+      undefined,
+      { settings },
+    );
     startRunInBackground(db, runId);
     revalidatePath("/runs");
     return { ok: true, data: { runId } };
@@ -51,6 +69,9 @@ export async function startRun(_prev: StartRunState, formData: FormData): Promis
     return actionFailed(errorMessage(err));
   }
 }
+
+const getPendingJudges = (db: ReturnType<typeof getDb>, runId: string) =>
+  new Set(getPendingTasks(db, { runId }).map((t) => t.judge));
 
 export async function cancelRun(id: string): Promise<ActionResult<null>> {
   const bad = wrongShape(id, "a string");
@@ -72,7 +93,14 @@ export async function resumeRun(id: string): Promise<ActionResult<null>> {
   const db = getDb();
   const run = getRunById(db, { id: parsed.data });
   if (!run) return actionFailed("No such run");
-  if (run.status === "running" || run.status === "done") return actionFailed(`The run is ${run.status}`);
+  if (run.status === "running" || run.status === "done" || run.status === "done_with_failures")
+    return actionFailed(`The run is ${run.status.replaceAll("_", " ")}`);
+  // a resume calls its judges: refuse, naming them, when one cannot be called
+  const problems = judgeProblems(
+    run.options.judges.filter((j) => getPendingJudges(db, run.id).has(j)),
+    readSettings(db),
+  );
+  if (problems.length) return actionFailed(preflightError(problems, "Not resumed").message);
   startRunInBackground(db, run.id);
   revalidatePath(`/runs/${run.id}`);
   return { ok: true, data: null };

@@ -36,7 +36,20 @@ export default async function ReviewsPage() {
       ) : (
         <Card title={`${reviews.length} review${reviews.length === 1 ? "" : "s"}`}>
           <table className="w-full text-left text-sm tabular-nums" data-testid="reviews-table">
-            <TableHead columns={["Review", "Verdict", "Score", ...DIMENSIONS, "When"]} />
+            <TableHead
+              columns={[
+                "Review",
+                "Verdict",
+                {
+                  label: "Judge",
+                  title: "what the judge did; without it the verdict is the tests' (mechanical)",
+                },
+                "Score",
+                ...DIMENSIONS,
+                "Cost",
+                "When",
+              ]}
+            />
             <tbody>
               {reviews.map((r) => {
                 const dims = (r.record.judgment as { dimensions?: Record<string, number> } | null)
@@ -58,10 +71,20 @@ export default async function ReviewsPage() {
                       </span>{" "}
                       <span className="text-xs text-zinc-500">({r.verdictSource})</span>
                     </td>
+                    <td className="text-xs" data-testid="review-judge-status">
+                      {r.record.judge?.status ?? (r.verdictSource === "tests" ? "—" : "answered")}
+                    </td>
                     <td>{f(r.score)}</td>
                     {DIMENSIONS.map((d) => (
                       <td key={d}>{f(dims?.[d])}</td>
                     ))}
+                    <td>
+                      {r.record.costUsd === null
+                        ? "unpriced"
+                        : r.record.costUsd === undefined
+                          ? "—"
+                          : `$${r.record.costUsd.toFixed(4)}`}
+                    </td>
                     <td className="text-xs text-zinc-500">
                       {r.createdAt.toISOString().slice(0, 16).replace("T", " ")}
                     </td>

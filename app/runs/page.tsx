@@ -54,7 +54,7 @@ export default async function RunsPage() {
               {runs.map((r) => {
                 const p = progress.get(r.id) ?? { done: 0, errors: 0, costUsd: 0 };
                 return (
-                  <tr key={r.id} className="border-t border-zinc-100">
+                  <tr key={r.id} className="border-t border-zinc-100" data-testid={`run-row-${r.id}`}>
                     <td>
                       <Link className="font-mono text-xs text-indigo-700 underline" href={`/runs/${r.id}`}>
                         {r.id}
@@ -71,7 +71,20 @@ export default async function RunsPage() {
                       {p.done + p.errors} / {r.totalTasks}
                     </td>
                     <td className="tabular-nums">{p.errors}</td>
-                    <td className="tabular-nums">${p.costUsd.toFixed(4)}</td>
+                    <td
+                      className="tabular-nums"
+                      title={
+                        r.options.unpriced?.length
+                          ? `no price for ${r.options.unpriced.join(", ")}`
+                          : undefined
+                      }
+                    >
+                      {r.options.unpriced?.length
+                        ? p.costUsd > 0
+                          ? `$${p.costUsd.toFixed(4)} + unpriced`
+                          : "unpriced"
+                        : `$${p.costUsd.toFixed(4)}`}
+                    </td>
                     <td className="text-xs text-zinc-500">
                       {r.createdAt.toISOString().replace("T", " ").slice(0, 19)}
                     </td>

@@ -6,13 +6,14 @@ import { cancelRun, resumeRun } from "@/app/actions/runs";
 import { useLiveProgress } from "@/components/jobs/use-live-progress";
 import { isLive, type LiveProgress as LiveSnapshot } from "@/lib/jobs/live";
 
-type Props = { runId: string; initial: LiveSnapshot };
+/** `unpriced`: a judge of the run has no price, so its cost is unknown (never shown as $0). */
+type Props = { runId: string; initial: LiveSnapshot; unpriced?: boolean };
 
 /**
  * Progress patched from /api/progress while the run is live (no page re-render), the newest
  * samples as they land, cancel and resume. The page reloads its figures once, when the run stops.
  */
-export function LiveProgress({ runId, initial }: Props) {
+export function LiveProgress({ runId, initial, unpriced = false }: Props) {
   const router = useRouter();
   const [pending, start] = useTransition();
   const [message, setMessage] = useState<string | null>(null);
@@ -47,8 +48,10 @@ export function LiveProgress({ runId, initial }: Props) {
         <span data-testid="progress-count">
           {finished} of {total} tasks
         </span>
-        <span>{errors} failed</span>
-        <span>${costUsd.toFixed(4)} so far</span>
+        <span data-testid="progress-failed">{errors} failed</span>
+        <span data-testid="progress-cost">
+          {unpriced ? `$${costUsd.toFixed(4)} + unpriced` : `$${costUsd.toFixed(4)}`} so far
+        </span>
         {left !== null && <span>~{left} s left</span>}
         {live && (
           <ActionButton testId="cancel-run" disabled={pending} onClick={() => act(cancelRun)}>
@@ -56,6 +59,7 @@ export function LiveProgress({ runId, initial }: Props) {
           </ActionButton>
         )}
         {/* interrupted runs can always resume: a kill after the last sample still needs its verdicts */}
+        {/* done_with_failures has nothing pending: its failed samples are final */}
         {(status === "interrupted" ||
           ((status === "cancelled" || status === "failed") && finished < total)) && (
           <ActionButton testId="resume-run" disabled={pending} onClick={() => act(resumeRun)}>

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ResultRow, RunCase } from "@/lib/domain";
+import type { CriterionVerdict } from "@/lib/judging/aggregate";
 import { ConsensusBadge } from "./status-badge";
 
 type Props = {
@@ -10,7 +11,10 @@ type Props = {
   selected?: { caseId: string; criterionId: string };
 };
 
-/** Cases × criteria: final score, pass/fail, consensus, review flags. Each cell opens its samples. */
+/**
+ * Cases × criteria: final score, pass/fail, what it rests on (judges and samples answered of asked),
+ * consensus (only where two judges or more answered), review flags. Each cell opens its samples.
+ */
 export function ResultsTable({ runId, cases, criteria, results, selected }: Props) {
   const cell = (caseId: string, criterionId: string) =>
     results.find((r) => r.caseId === caseId && r.criterionId === criterionId);
@@ -36,11 +40,8 @@ export function ResultsTable({ runId, cases, criteria, results, selected }: Prop
               </td>
               {criteria.map((cr) => {
                 const r = cell(c.caseId, cr);
-                const d = (r?.data ?? {}) as {
-                  threshold?: number;
-                  error?: string;
-                  straddles_threshold?: boolean;
-                };
+                const d: Partial<CriterionVerdict> = r?.data ?? {};
+                const cov = d.coverage;
                 const isSel = selected?.caseId === c.caseId && selected.criterionId === cr;
                 return (
                   <td key={cr} className={`py-1.5 pr-3 ${isSel ? "bg-indigo-50" : ""}`}>
@@ -59,12 +60,24 @@ export function ResultsTable({ runId, cases, criteria, results, selected }: Prop
                         >
                           {r.passed ? "pass" : "FAIL"}
                         </span>
+                        {cov && (
+                          <div
+                            data-testid="cell-coverage"
+                            className={`text-xs ${cov.samples_answered < cov.samples_asked ? "text-orange-800" : "text-zinc-500"}`}
+                          >
+                            {d.criterion_type === "llm" &&
+                              `${cov.judges_answered} of ${cov.judges_asked} judge${cov.judges_asked === 1 ? "" : "s"} · `}
+                            {cov.samples_answered} of {cov.samples_asked} sample
+                            {cov.samples_asked === 1 ? "" : "s"}
+                            {cov.samples_failed > 0 && ` (${cov.samples_failed} failed)`}
+                          </div>
+                        )}
                         <div className="mt-0.5 flex flex-wrap gap-1">
-                          <ConsensusBadge level={r.consensusLevel} />
+                          <ConsensusBadge level={r.consensusLevel} agreement={d.agreement} />
                           {r.flagForReview && (
                             <span
                               className="rounded bg-red-600 px-1 text-xs text-white"
-                              title="cross-model std > 1.5 (on a 1–10 scale)"
+                              title={`cross-model std > ${d.panel?.consensus_threshold ?? 1.5} (on a 1–10 scale)`}
                             >
                               review
                             </span>

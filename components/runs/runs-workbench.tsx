@@ -120,7 +120,11 @@ export function RunsWorkbench({ suites, settings, latencyMsByJudge }: Props) {
                   )}
                 </label>
               ))}
-              {fe.judges && <p className="text-xs text-red-600">{fe.judges}</p>}
+              {fe.judges && (
+                <p className="text-xs text-red-600" data-testid="error-judges">
+                  {fe.judges}
+                </p>
+              )}
             </fieldset>
           </div>
           <EstimateTable
@@ -141,7 +145,7 @@ export function RunsWorkbench({ suites, settings, latencyMsByJudge }: Props) {
               {pending ? "Starting…" : "Start run"}
             </button>
             {state && !state.ok && (
-              <span className="text-sm text-red-700" role="alert">
+              <span className="whitespace-pre-line text-sm text-red-700" role="alert">
                 {state.error}
               </span>
             )}

@@ -119,8 +119,7 @@ export function setRunStatus(
   }: { id: string; status: RunStatus; error?: string | null; ownerPid?: number | null },
 ): void {
   const now = new Date();
-  const finished =
-    status === "done" || status === "failed" || status === "cancelled" || status === "interrupted";
+  const finished = status !== "running" && status !== "queued";
   db.update(runs)
     .set({
       status,

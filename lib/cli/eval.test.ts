@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -5,6 +6,7 @@ import { hashString } from "../providers/mock-model";
 import { tempDir } from "../testing/fixtures";
 import { spawnJury } from "../testing/run-jury";
 import { type ScriptedServer, startScriptedServer } from "../testing/scripted-server";
+import { enableProviders } from "../testing/settings-db";
 
 const root = path.resolve(__dirname, "../..");
 const QA = path.join(root, "examples/suites/qa");
@@ -18,8 +20,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const jury = (args: string[], db: string) =>
-  spawnJury(args, { cwd: tempDir(), env: { JURY_DB: db, JURY_LOCAL_BASE_URL: server.baseURL } });
+/** `jury …` on `db`; a new database gets settings enabling the local provider (judges must be callable). */
+const jury = (args: string[], db: string) => {
+  if (!fs.existsSync(db)) enableProviders(db);
+  return spawnJury(args, { cwd: tempDir(), env: { JURY_DB: db, JURY_LOCAL_BASE_URL: server.baseURL } });
+};
 
 const count = (db: string, sql: string) => {
   const d = new Database(db, { readonly: true });

@@ -1,13 +1,24 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { getDb } from "@/db/client";
-import { getRunById, getRunCases, getRunProgress, getRunResults, setRunStatus } from "@/db/queries/runs";
+import {
+  getPendingTasks,
+  getRunById,
+  getRunCases,
+  getRunProgress,
+  getRunResults,
+  getRunSamples,
+  setRunStatus,
+} from "@/db/queries/runs";
 import type { RunOptions } from "@/db/schema";
 import { loadProjectCriteria } from "../criteria/load";
 import { JuryError } from "../errors";
+import { coverageText } from "../judging/aggregate";
 import { budgetWarningText } from "../judging/prompt";
+import { assertJudgesReady } from "../providers/preflight";
+import { type FailureGroup, groupFailures, type RunCoverage, runCoverage } from "../runs/coverage";
 import { executeRun } from "../runs/execute-run";
-import { createRun } from "../runs/plan-run";
+import { createRun, DETERMINISTIC_JUDGE, panelOptionsOf, unpricedJudges } from "../runs/plan-run";
 import { enabledJudges } from "../settings/schema";
 import { readSettings } from "../settings/store";
 import { loadSuite } from "../suites/load-suite";
@@ -16,7 +27,12 @@ import { createProgressBar } from "./progress-bar";
 export const EVAL_HELP = `Usage: jury eval <suite-dir> [options]
        jury eval --resume <run-id>
 
-Runs a suite: every case × criterion × judge × N samples. Exits 1 when any case fails its threshold.
+Runs a suite: every case × criterion × judge × N samples. Before anything is stored or called,
+every judge must be callable: its provider enabled in Settings, its key (or base URL) set.
+
+Exit codes: 0 every verdict passed; 1 some verdict failed; 2 usage or configuration error (a bad
+option, a judge that cannot be called); 3 no judge answered for some verdict (with --strict: any
+sample failed), or the run failed.
 
 Options:
   --judges a:x,b:y     judges (default: those enabled in Settings)
@@ -25,7 +41,9 @@ Options:
   --concurrency <c>    calls in flight (default: Settings)
   --no-cache           call the models even when a cached response exists
   --resume <run-id>    finish an interrupted run without redoing finished samples
-  --json               print the run id and per case and criterion the aggregator's fields
+  --strict             exit 3 when any sample failed, not only when a verdict has no answer
+  --json               print the run id, its status and coverage, and per case and criterion the
+                       aggregator's fields with their coverage
 `;
 
 /** After SIGINT/SIGTERM the run has this long to wind down before the process leaves anyway. */
@@ -57,6 +75,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
       "no-cache": { type: "boolean" },
       resume: { type: "string" },
       json: { type: "boolean" },
+      strict: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     allowPositionals: true,
@@ -75,6 +94,15 @@ export async function evalCommand(argv: string[]): Promise<number> {
   if (values.resume) {
     const run = getRunById(db, { id: values.resume });
     if (!run) throw new JuryError("usage", `No run with id "${values.resume}"`);
+    // a resume calls the judges too: refuse before anything is spent
+    if (getRunProgress(db, { runId: run.id }).pending > 0)
+      assertJudgesReady(
+        [...new Set(getPendingTasks(db, { runId: run.id }).map((t) => t.judge))].filter(
+          (j) => j !== DETERMINISTIC_JUDGE,
+        ),
+        settings,
+        { what: `Run ${run.id} not resumed` },
+      );
     runId = run.id;
   } else {
     const dir = positionals[0];
@@ -92,9 +120,19 @@ export async function evalCommand(argv: string[]): Promise<number> {
       concurrency: num("concurrency", values.concurrency, 1, 256, true) ?? settings.judging.concurrency,
       noCache: Boolean(values["no-cache"]),
     };
-    runId = await createRun(db, loadSuite(path.resolve(dir)), registry, options, (warnings) => {
-      for (const w of warnings) process.stderr.write(`warning: ${budgetWarningText(w)}\n`);
-    });
+    options.panel = panelOptionsOf(settings.judging);
+    const unpriced = unpricedJudges(options.judges, settings.prices);
+    if (unpriced.length) options.unpriced = unpriced;
+    runId = await createRun(
+      db,
+      loadSuite(path.resolve(dir)),
+      registry,
+      options,
+      (warnings) => {
+        for (const w of warnings) process.stderr.write(`warning: ${budgetWarningText(w)}\n`);
+      },
+      { settings },
+    );
   }
 
   const controller = new AbortController();
@@ -137,10 +175,17 @@ export async function evalCommand(argv: string[]): Promise<number> {
 
   const results = getRunResults(db, { runId });
   const cases = getRunCases(db, { runId });
+  const run = getRunById(db, { id: runId })!;
+  const samples = getRunSamples(db, { runId });
+  const coverage = runCoverage(run.options.judges, run.totalTasks, samples);
+  const failures = groupFailures(samples);
   if (values.json) {
     const out = {
       run_id: runId,
       status,
+      coverage,
+      failures,
+      ...(run.options.unpriced?.length ? { unpriced_judges: run.options.unpriced } : {}),
       cases: cases.map((c) => ({
         case_id: c.caseId,
         name: c.name,
@@ -149,15 +194,35 @@ export async function evalCommand(argv: string[]): Promise<number> {
     };
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } else {
-    printSummary(runId, status, cases, results);
+    printSummary(runId, status, cases, results, coverage, failures);
   }
   if (status === "interrupted") {
     reported = true;
     process.stderr.write(`Interrupted. Resume with: jury eval --resume ${runId}\n`);
     return signalExitCode(stoppedBy ?? "SIGINT");
   }
-  if (status !== "done") return 1;
-  return results.every((r) => r.passed) ? 0 : 1;
+  return evalExitCode(status, results, coverage, Boolean(values.strict));
+}
+
+/** The command's own exit codes (error codes map to 2 and 3 in lib/exit-codes.ts). */
+const EXIT = { pass: 0, fail: 1, infrastructure: 3 } as const;
+
+/**
+ * 3 when some verdict rests on no answer at all (or, strict, when any sample failed) and when the
+ * run itself failed; otherwise 0 when every verdict passed, 1 when one did not.
+ */
+export function evalExitCode(
+  status: string,
+  results: { passed: boolean; data: { coverage?: { samples_answered: number } } }[],
+  coverage: RunCoverage,
+  strict: boolean,
+): number {
+  if (status === "failed") return EXIT.infrastructure;
+  if (results.some((r) => r.data.coverage?.samples_answered === 0)) return EXIT.infrastructure;
+  if (strict && coverage.samples_failed > 0) return EXIT.infrastructure;
+  if (status !== "done" && status !== "done_with_failures") return EXIT.fail;
+  if (coverage.samples_pending > 0) return EXIT.fail;
+  return results.every((r) => r.passed) ? EXIT.pass : EXIT.fail;
 }
 
 function printSummary(
@@ -165,18 +230,27 @@ function printSummary(
   status: string,
   cases: { caseId: string }[],
   results: ReturnType<typeof getRunResults>,
+  coverage: RunCoverage,
+  failures: FailureGroup[],
 ): void {
-  const rows = [["case", "criterion", "score", "threshold", "result", "consensus", "review"]];
+  const rows = [
+    ["case", "criterion", "score", "threshold", "result", "judges", "samples", "consensus", "review"],
+  ];
   for (const c of cases) {
     for (const r of results.filter((x) => x.caseId === c.caseId)) {
-      const d = r.data as { threshold: number; error?: string; straddles_threshold?: boolean };
+      const d = r.data;
+      const cov = d.coverage;
       rows.push([
         c.caseId,
         r.criterionId,
         r.finalScore === null ? "—" : r.finalScore.toFixed(2),
         String(d.threshold),
         d.error ? `FAIL (${d.error})` : r.passed ? "pass" : "FAIL",
-        r.consensusLevel ?? "—",
+        cov && d.criterion_type === "llm" ? `${cov.judges_answered} of ${cov.judges_asked}` : "",
+        cov
+          ? `${cov.samples_answered} of ${cov.samples_asked}${cov.samples_failed ? ` (${cov.samples_failed} failed)` : ""}`
+          : "",
+        d.agreement === "deterministic" ? "" : (d.agreement ?? r.consensusLevel ?? "—"),
         [r.flagForReview ? "flag" : "", d.straddles_threshold ? "straddles" : ""].filter(Boolean).join(",") ||
           "",
       ]);
@@ -191,7 +265,18 @@ function printSummary(
   );
   lines.splice(1, 0, widths.map((w) => "-".repeat(w)).join("  "));
   const passed = results.filter((r) => r.passed).length;
-  process.stdout.write(
-    `${lines.join("\n")}\n\nrun ${runId} ${status}: ${passed} of ${results.length} case × criterion verdicts passed\n`,
-  );
+  const out = [
+    lines.join("\n"),
+    "",
+    `run ${runId} ${statusLabel(status)}: ${passed} of ${results.length} case × criterion verdicts passed`,
+    `coverage: ${coverageText(coverage)}`,
+  ];
+  if (failures.length) {
+    out.push("failures (by judge and kind):");
+    for (const f of failures)
+      out.push(`  ${f.judge}  ${f.kind}  ×${f.count}  e.g. ${f.example.slice(0, 160)}`);
+  }
+  process.stdout.write(`${out.join("\n")}\n`);
 }
+
+const statusLabel = (s: string) => s.replaceAll("_", " ");

@@ -21,12 +21,36 @@ Options:
   --per-dimension            score each dimension in its own call (default: all four in one call)
   --weights c,s,q,k          weights of correctness, scope_adherence, code_quality, completeness (sum 1)
   --mechanical <0-1>         a mechanical score to blend (0.6 × mechanical + 0.4 × judge)
-  --transcript <file>        the agent's session transcript: diagnosed on a fail
+  --transcript <file>        the agent's session transcript, diagnosed on a fail (default: the newest
+                             session of this project under ~/.claude/projects/)
+  --claude-projects <dir>    where Claude Code keeps sessions (default: JURY_CLAUDE_PROJECTS_DIR,
+                             else ~/.claude/projects)
+  --no-transcript            no diagnosis from a session transcript
   --quick                    skip the gate
-  --json                     print the stored review as JSON
-Environment: JUDGE_ENABLED=false disables the judge; JUDGE_MODEL picks it; JUDGE_MAX_PER_HOUR (default 20).
+  --strict                   exit 3 when any judge call failed (the tests' verdict stood in)
+  --json                     print the stored review as one JSON object (on every outcome)
+
+The judge is off unless JUDGE_ENABLED=true (or --judges is given): without it the verdict is the
+mechanical one, from the tests ("judge: not enabled"). A judge that fails leaves the tests' verdict
+too, and the output says so with the error. Every judge must be callable (provider enabled in
+Settings, key or base URL set) or nothing is judged or stored (exit 2).
+
+Exit codes: 0 pass; 1 fail or partial; 2 usage or configuration error; 3 (with --strict) a judge
+call failed.
+Environment: JUDGE_ENABLED (true/false, 1/0, yes/no; unset: off unless --judges); JUDGE_MODEL picks
+the judge; JUDGE_MAX_PER_HOUR (default 20); JURY_CLAUDE_PROJECTS_DIR.
 Skipped runs: --meta outcome=infra_failure or outcome=timeout are not judged.
 `;
+
+/** JUDGE_ENABLED, strictly: true/false, 1/0, yes/no (any case); unset or blank is undefined. */
+export function judgeEnabledEnv(env: Record<string, string | undefined> = process.env): boolean | undefined {
+  const raw = env.JUDGE_ENABLED;
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const v = raw.trim().toLowerCase();
+  if (["true", "1", "yes"].includes(v)) return true;
+  if (["false", "0", "no"].includes(v)) return false;
+  throw new JuryError("usage", `JUDGE_ENABLED=${JSON.stringify(raw)} must be true, false, 1, 0, yes or no`);
+}
 
 export async function reviewCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -51,7 +75,10 @@ export async function reviewCommand(argv: string[]): Promise<number> {
       weights: { type: "string" },
       mechanical: { type: "string" },
       transcript: { type: "string" },
+      "claude-projects": { type: "string" },
+      "no-transcript": { type: "boolean" },
       quick: { type: "boolean" },
+      strict: { type: "boolean" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -78,7 +105,12 @@ export async function reviewCommand(argv: string[]): Promise<number> {
     meta[kv.slice(0, i)] = kv.slice(i + 1);
   }
   if (meta.outcome === "infra_failure" || meta.outcome === "timeout") {
-    process.stderr.write(`Not judged: the run's outcome is ${meta.outcome} (nothing to judge).\n`);
+    const reason = `the run's outcome is ${meta.outcome} (nothing to judge)`;
+    if (values.json)
+      process.stdout.write(
+        `${JSON.stringify({ review_id: null, outcome: meta.outcome, judged: false, verdict: null, verdict_source: null, reason }, null, 2)}\n`,
+      );
+    process.stderr.write(`Not judged: ${reason}.\n`);
     return 0;
   }
   const weights = values.weights
@@ -126,27 +158,60 @@ export async function reviewCommand(argv: string[]): Promise<number> {
   const { readSettings } = await import("../settings/store");
   const { enabledJudges } = await import("../settings/schema");
   const { runReview } = await import("../review/run-review");
+  const { assertJudgesReady } = await import("../providers/preflight");
   const { tryAcquireJudgment, throttleLimit } = await import("../review/throttle");
   const { insertReview, getReview } = await import("@/db/queries/reviews");
   const db = getDb();
   const settings = readSettings(db);
-  const judges =
-    values.judges
-      ?.split(",")
-      .map((s) => s.trim())
-      .filter(Boolean) ?? (process.env.JUDGE_MODEL ? [process.env.JUDGE_MODEL] : enabledJudges(settings));
-  if (judges.length === 0)
-    throw new JuryError("usage", "No judge: pass --judges, set JUDGE_MODEL, or enable one in Settings");
+  // seed 003: the judge is off unless enabled; naming judges on the command line asks for it
+  const enabledByEnv = judgeEnabledEnv();
+  const judgeOn = enabledByEnv ?? values.judges !== undefined;
+  const judges = judgeOn
+    ? (values.judges
+        ?.split(",")
+        .map((s) => s.trim())
+        .filter(Boolean) ?? (process.env.JUDGE_MODEL ? [process.env.JUDGE_MODEL] : enabledJudges(settings)))
+    : [];
+  if (judgeOn && judges.length === 0)
+    throw new JuryError(
+      "usage",
+      "JUDGE_ENABLED is true but no judge is named: pass --judges, set JUDGE_MODEL, or enable one in Settings",
+    );
+  // refuse before anything is spent or written (the throttle's slot included)
+  if (judgeOn) assertJudgesReady(judges, settings, { what: "Not reviewed" });
   const testsFailed = (context.testResults?.failed ?? 0) > 0;
-  const judgeAllowed =
-    process.env.JUDGE_ENABLED === "false"
-      ? ({ ok: false, reason: "JUDGE_ENABLED=false" } as const)
-      : testsFailed || tryAcquireJudgment(db, "review", throttleLimit())
-        ? ({ ok: true } as const)
-        : ({
-            ok: false,
-            reason: `throttled: ${throttleLimit()} judgments in the last hour (JUDGE_MAX_PER_HOUR)`,
-          } as const);
+  const judgeAllowed = !judgeOn
+    ? ({
+        ok: false,
+        status: "not enabled",
+        reason:
+          enabledByEnv === false
+            ? "JUDGE_ENABLED=false"
+            : "JUDGE_ENABLED is not set (set JUDGE_ENABLED=true or pass --judges)",
+      } as const)
+    : testsFailed || tryAcquireJudgment(db, "review", throttleLimit())
+      ? ({ ok: true } as const)
+      : ({
+          ok: false,
+          status: "throttled",
+          reason: `throttled: ${throttleLimit()} judgments in the last hour (JUDGE_MAX_PER_HOUR)`,
+        } as const);
+
+  // the session to diagnose: given, or the newest of this project's Claude Code sessions
+  const { claudeProjectsDir, findLatestTranscript } = await import("../review/transcript");
+  const transcript = values["no-transcript"]
+    ? undefined
+    : values.transcript
+      ? { path: path.resolve(values.transcript), source: "given" as const }
+      : judgeOn
+        ? (() => {
+            const found = findLatestTranscript(
+              values.repo ? path.resolve(values.repo) : process.cwd(),
+              claudeProjectsDir(values["claude-projects"]),
+            );
+            return found ? { path: found, source: "found" as const } : undefined;
+          })()
+        : undefined;
 
   const r = await runReview({
     context,
@@ -157,7 +222,8 @@ export async function reviewCommand(argv: string[]): Promise<number> {
     weights,
     settings,
     mechanical,
-    transcriptPath: values.transcript,
+    transcriptPath: transcript?.path,
+    transcriptSource: transcript?.source,
     judgeAllowed,
   });
   for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
@@ -183,25 +249,94 @@ export async function reviewCommand(argv: string[]): Promise<number> {
       samples: r.samples,
       warnings: r.warnings,
       diagnosis: r.diagnosis,
+      calls: r.calls,
+      judge: r.judge,
+      coverage: r.coverage,
+      transcript: r.transcript,
+      costUsd: r.costUsd,
     },
   });
+  const judgeLine = describeJudge(r);
   if (values.json) {
     const stored = getReview(db, id)!;
     process.stdout.write(
-      `${JSON.stringify({ review_id: id, verdict: stored.verdict, verdict_source: stored.verdictSource, score: stored.score, blended: stored.blendedScore, gate: r.gate, judgment: r.judgment, warnings: r.warnings, diagnosis: r.diagnosis }, null, 2)}\n`,
+      `${JSON.stringify(
+        {
+          review_id: id,
+          outcome: meta.outcome ?? null,
+          judged: r.verdictSource !== "tests",
+          verdict: stored.verdict,
+          verdict_source: stored.verdictSource,
+          score: stored.score,
+          blended: stored.blendedScore,
+          judge: { ...r.judge, judges, summary: judgeLine },
+          coverage: r.coverage,
+          gate: r.gate,
+          judgment: r.judgment,
+          calls: r.calls,
+          cost_usd: r.costUsd,
+          transcript: r.transcript,
+          warnings: r.warnings,
+          diagnosis: r.diagnosis,
+        },
+        null,
+        2,
+      )}\n`,
     );
   } else {
     process.stdout.write(
-      `${id}: ${r.verdict.toUpperCase()} (from the ${r.verdictSource})${r.score !== null ? `, score ${r.score.toFixed(2)}` : ""}\n`,
+      `${id}: ${r.verdict.toUpperCase()} (from the ${r.verdictSource === "tests" ? "tests: mechanical verdict" : r.verdictSource})${r.score !== null ? `, score ${r.score.toFixed(2)}` : ""}\n`,
     );
+    process.stdout.write(`judge: ${judgeLine}\n`);
     if (r.judgment)
       for (const d of DIMENSIONS)
         process.stdout.write(
-          `  ${d.padEnd(16)} ${r.judgment.dimensions[d].toFixed(2)}  ${r.judgment.consensus[d].consensus_level ?? ""}\n`,
+          `  ${d.padEnd(16)} ${r.judgment.dimensions[d].toFixed(2)}  ${r.judgment.consensus[d].agreement ?? r.judgment.consensus[d].consensus_level ?? ""}\n`,
         );
     for (const i of r.judgment?.issues ?? []) process.stdout.write(`  [${i.severity}] ${i.description}\n`);
     if (r.gate?.reasoning) process.stdout.write(`gate: ${r.gate.verdict}: ${r.gate.reasoning}\n`);
+    if (r.calls.length)
+      process.stdout.write(
+        `cost: ${r.costUsd === null ? "unpriced" : `$${r.costUsd.toFixed(4)}`} over ${r.calls.length} call${r.calls.length === 1 ? "" : "s"}\n`,
+      );
+    if (r.transcript)
+      process.stdout.write(
+        `transcript: ${r.transcript.path}${r.transcript.source === "found" ? " (the newest session of this project)" : ""}\n`,
+      );
     if (r.diagnosis) process.stdout.write(`retry feedback: ${r.diagnosis}\n`);
   }
+  const judgeCallFailed = r.judge.status === "failed" || r.calls.some((c) => c.error !== undefined);
+  if (values.strict && judgeCallFailed) return 3;
   return r.verdict === "pass" ? 0 : 1;
+}
+
+/** One line on what the judge did: "not enabled — …", "failed (…): the tests' verdict stands", "answered: 2 of 2 judges…". */
+export function describeJudge(r: {
+  judge: { status: string; reason?: string; error?: string };
+  coverage: {
+    judges_answered: number;
+    judges_asked: number;
+    samples_answered: number;
+    samples_asked: number;
+  };
+  verdictSource: string;
+}): string {
+  const j = r.judge;
+  switch (j.status) {
+    case "not enabled":
+      return `not enabled (${j.reason}); mechanical verdict from the tests`;
+    case "throttled":
+      return `skipped, ${j.reason}; mechanical verdict from the tests`;
+    case "failed":
+      return `failed (${j.error ?? "no answer"}); fell back to the mechanical verdict from the tests`;
+    case "not asked":
+      return `not asked (${j.reason ?? "nothing to judge"}); mechanical verdict from the tests`;
+    default: {
+      const c = r.coverage;
+      const cov = c.samples_asked
+        ? `: ${c.judges_answered} of ${c.judges_asked} judges answered, ${c.samples_answered} of ${c.samples_asked} samples`
+        : "";
+      return `answered${cov}${j.error ? ` (${j.error})` : ""}`;
+    }
+  }
 }

@@ -9,7 +9,14 @@ export type LiveSample = {
   error: string | null;
 };
 
-export type LiveStatus = "queued" | "running" | "done" | "failed" | "cancelled" | "interrupted";
+export type LiveStatus =
+  | "queued"
+  | "running"
+  | "done"
+  | "done_with_failures"
+  | "failed"
+  | "cancelled"
+  | "interrupted";
 
 export type LiveProgress = {
   kind: "run" | "experiment";

@@ -84,22 +84,29 @@ export function oversizeFields(
     .map(([field, text]) => ({ caseId, field, chars: text.length, budget }));
 }
 
+/** What the suite asks the judges to attend to: its hint and seed 004's `llm_criteria.focus_areas`. */
+export type JudgeGuide = { hint?: string; focusAreas?: readonly string[] };
+
 /**
- * The judge prompt: the criterion's template, the hint, then the case's input and output as data.
- * Each case field is cut to the budget (JURY_MAX_FIELD_CHARS) with a visible marker.
+ * The judge prompt: the criterion's template, the hint and focus areas, then the case's input and
+ * output as data. Each case field is cut to the budget (JURY_MAX_FIELD_CHARS) with a visible marker.
  */
 export function buildJudgePrompt(
   c: LlmCriterion,
   input: CaseInput,
   output: string,
-  hint?: string,
+  guide?: string | JudgeGuide,
   budget = maxFieldChars(),
 ): JudgeRequest {
+  const g: JudgeGuide = typeof guide === "string" ? { hint: guide } : (guide ?? {});
   const f = Object.fromEntries(
-    caseFields(input, output, hint).map(([name, text]) => [name, truncateField(text, budget)]),
+    caseFields(input, output, g.hint).map(([name, text]) => [name, truncateField(text, budget)]),
   );
   const parts = [c.prompt_template];
   if (f.hint) parts.push(`Evaluation focus: ${f.hint}`);
+  const areas = (g.focusAreas ?? []).map((a) => a.trim()).filter(Boolean);
+  if (areas.length)
+    parts.push(`Focus areas:\n${truncateField(areas.map((a) => `- ${a}`).join("\n"), budget)}`);
   if (f.prompt) parts.push(dataBlock("user_prompt", f.prompt));
   if (f.profile !== undefined) parts.push(dataBlock("profile", f.profile));
   if (f.context) parts.push(dataBlock("context", f.context));

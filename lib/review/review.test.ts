@@ -7,6 +7,13 @@ import { type ScriptedServer, startScriptedServer } from "../testing/scripted-se
 import { DIFF_MAX_LINES, enforceBudget, gatherContext, type ReviewContext, truncateLines } from "./context";
 import { compositeScore, DEFAULT_WEIGHTS, judgmentSchema, parseWeights, verdictFor } from "./judgment";
 import { runReview } from "./run-review";
+import {
+  claudeProjectFolderName,
+  claudeProjectsDir,
+  digestForPrompt,
+  findLatestTranscript,
+  readTranscript,
+} from "./transcript";
 
 let server: ScriptedServer;
 beforeAll(async () => {
@@ -220,6 +227,120 @@ describe("diagnosis on a fail", () => {
     expect(server.requests.at(-1)?.text).toContain(
       "The checkout integration tests fail about one run in five",
     );
+  });
+});
+
+describe("transcript diagnosis reads what the agent did (tool_use blocks)", () => {
+  const session = path.resolve(__dirname, "fixtures/session-with-tools.jsonl");
+
+  it("reads files read and edited and commands run, newest first, and the conversation without tool results or thinking", () => {
+    const d = readTranscript(session);
+    expect(d.filesEdited).toEqual([
+      "/home/dev/shop-api/tests/helpers/wait.ts",
+      "/home/dev/shop-api/tests/checkout.test.ts",
+    ]);
+    expect(d.filesRead).toEqual([
+      "/home/dev/shop-api/tests/helpers/wait.ts",
+      "/home/dev/shop-api/tests/checkout.test.ts",
+    ]);
+    expect(d.commands).toEqual([
+      {
+        command: "npx vitest run tests/checkout.test.ts",
+        description: "Run the checkout tests",
+        result: expect.stringContaining("expected 'pending' to be 'paid'"),
+        isError: true,
+      },
+    ]);
+    expect(d.conversation[0].text).toMatch(/^The helper now returns at once/);
+    expect(d.conversation.at(-1)?.text).toMatch(/^The checkout integration tests fail/);
+    const all = d.conversation.map((m) => m.text).join("\n");
+    expect(all).not.toContain("Likely a race"); // thinking
+    expect(all).not.toContain("File created successfully"); // a tool result
+  });
+
+  it("the diagnosis prompt the judge receives carries the edited paths and the test command; it runs on a test failure too", async () => {
+    server.setScript((req) =>
+      req.text.includes("session transcript")
+        ? {
+            json: {
+              approach: "a",
+              files_consulted: [],
+              point_of_failure: "b",
+              root_cause: "c",
+              suggestion: "d",
+            },
+          }
+        : { json: judgment([0.9, 0.9, 0.9, 0.9]) },
+    );
+    const before = server.requests.length;
+    const r = await runReview({
+      ...base,
+      context: ctx({ testResults: { passed: 7, failed: 1, output: "FAIL pays the order" } }),
+      transcriptPath: session,
+    });
+    expect(r).toMatchObject({ verdict: "fail", verdictSource: "tests" });
+    expect(r.judge.status).toBe("not asked");
+    expect(server.requests.length - before).toBe(1);
+    const sent = server.requests.at(-1)!.text;
+    const block = (name: string) =>
+      sent.match(new RegExp(`<data name="${name}">\\n([\\s\\S]*?)\\n</data>`))?.[1];
+    expect(block("files_edited")?.split("\n")).toEqual([
+      "/home/dev/shop-api/tests/helpers/wait.ts",
+      "/home/dev/shop-api/tests/checkout.test.ts",
+    ]);
+    expect(block("commands_run")).toMatch(
+      /^\$ npx vitest run tests\/checkout\.test\.ts {2}# Run the checkout tests\n\[error\] FAIL/,
+    );
+    expect(block("rejection")).toBe("1 test(s) failed");
+    expect(block("test_results")).toContain("FAIL pays the order");
+    expect(r.transcript).toEqual({ path: session, source: "given" });
+    expect(r.calls).toEqual([expect.objectContaining({ step: "diagnosis", judge: "local:a" })]);
+    expect(r.diagnosis).toMatch(/^Previous attempt tried a/);
+  });
+
+  it("bounds what it sends: long commands and many files are cut, with a count of what was left out", () => {
+    const dir = tempDir();
+    const file = path.join(dir, "big.jsonl");
+    const lines: string[] = [];
+    for (let i = 0; i < 100; i++)
+      lines.push(
+        JSON.stringify({
+          type: "assistant",
+          message: {
+            role: "assistant",
+            content: [
+              { type: "tool_use", id: `e${i}`, name: "Edit", input: { file_path: `/p/f${i}.ts` } },
+              {
+                type: "tool_use",
+                id: `b${i}`,
+                name: "Bash",
+                input: { command: `echo ${"x".repeat(1000)} ${i}` },
+              },
+            ],
+          },
+        }),
+      );
+    fs.writeFileSync(file, `${lines.join("\n")}\n`);
+    const text = digestForPrompt(readTranscript(file));
+    expect(text).toContain("/p/f99.ts\n/p/f98.ts");
+    expect(text).toContain("[… 60 older not shown]");
+    expect(text).toContain("[… 75 older not shown]");
+    expect(text.length).toBeLessThan(20_000);
+  });
+
+  it("finds the newest session of a project in Claude Code's folder (the path with every other character a dash)", () => {
+    const projects = tempDir("projects-");
+    const project = "/home/dev/shop_api.v2";
+    expect(claudeProjectFolderName(project)).toBe("-home-dev-shop-api-v2");
+    const folder = path.join(projects, "-home-dev-shop-api-v2");
+    fs.mkdirSync(folder);
+    fs.writeFileSync(path.join(folder, "a.jsonl"), "");
+    fs.writeFileSync(path.join(folder, "b.jsonl"), "");
+    fs.utimesSync(path.join(folder, "a.jsonl"), new Date(), new Date(Date.now() + 5000));
+    expect(findLatestTranscript(project, projects)).toBe(path.join(folder, "a.jsonl"));
+    expect(findLatestTranscript("/elsewhere", projects)).toBeUndefined();
+    expect(claudeProjectsDir(undefined, { JURY_CLAUDE_PROJECTS_DIR: "/x" })).toBe("/x");
+    expect(claudeProjectsDir("/flag", { JURY_CLAUDE_PROJECTS_DIR: "/x" })).toBe("/flag");
   });
 });
 

@@ -1,10 +1,10 @@
 import type { ReviewRecord } from "@/db/schema";
 import { errorMessage } from "../errors";
 import { type CallScheduler, createCallScheduler } from "../jobs/scheduler";
-import { aggregateAcrossModels, type CriterionVerdict } from "../judging/aggregate";
-import { callModel } from "../judging/call-model";
+import { aggregateAcrossModels, type Coverage, type CriterionVerdict } from "../judging/aggregate";
+import { type CallResult, callModel } from "../judging/call-model";
 import { parseJsonLoose } from "../judging/parse-json";
-import { extractRecentContext } from "../memory/transcript";
+import { costOf } from "../pricing";
 import { getModel } from "../providers/get-model";
 import { structuredOutputSchema } from "../schemas/structured-output";
 import type { Settings } from "../settings/schema";
@@ -22,10 +22,32 @@ import {
   verdictFor,
   type Weights,
 } from "./judgment";
-import { DIAGNOSIS_SYSTEM, dimensionSystem, GATE_SYSTEM, JUDGMENT_SYSTEM, reviewMessage } from "./prompts";
+import {
+  DIAGNOSIS_SYSTEM,
+  diagnosisMessage,
+  dimensionSystem,
+  GATE_SYSTEM,
+  JUDGMENT_SYSTEM,
+  reviewMessage,
+} from "./prompts";
+import { readTranscript } from "./transcript";
 
 /** One judge call of a review, as stored in the review's record. */
 export type ReviewSample = ReviewRecord["samples"][number];
+/** Every call a review made (gate, judgment samples, diagnosis), with its tokens and cost. */
+export type ReviewCall = NonNullable<ReviewRecord["calls"]>[number];
+
+/**
+ * What the judge did for this review. `not enabled`: off (seed 003's default; JUDGE_ENABLED), the
+ * tests decide. `throttled`: over JUDGE_MAX_PER_HOUR. `failed`: asked, but no call answered: the tests
+ * decide, and `error` says why. `answered`: the verdict is the judge's (gate or judgment).
+ * `not asked`: the tests failed, so nothing was left to judge (a diagnosis may still have run).
+ */
+export type JudgeStatus = {
+  status: "not enabled" | "throttled" | "failed" | "answered" | "not asked";
+  reason?: string;
+  error?: string;
+};
 
 export type ReviewOptions = {
   context: ReviewContext;
@@ -40,8 +62,12 @@ export type ReviewOptions = {
   mechanical?: number;
   mechanicalWeight?: number;
   transcriptPath?: string;
+  /** how the transcript was found (given with --transcript, or the newest of the project's sessions) */
+  transcriptSource?: "given" | "found";
   /** false when the judge is disabled or throttled: the test-only verdict stands */
-  judgeAllowed: { ok: true } | { ok: false; reason: string };
+  judgeAllowed:
+    | { ok: true }
+    | { ok: false; reason: string; status?: Extract<JudgeStatus["status"], "not enabled" | "throttled"> };
   /** the call scheduler to share limits with other work; a review's own, from settings, by default */
   scheduler?: CallScheduler;
 };
@@ -64,6 +90,14 @@ export type ReviewOutcome = {
   score: number | null;
   blended: number | null;
   diagnosis: string | null;
+  judge: JudgeStatus;
+  /** judges answered of asked, samples answered of asked, over the scored judgment's calls */
+  coverage: Coverage;
+  calls: ReviewCall[];
+  /** the transcript the diagnosis read, and how it was found */
+  transcript: { path: string; source: "given" | "found" } | null;
+  /** USD over every call; null when a judge has no price (it is unknown, never $0) */
+  costUsd: number | null;
 };
 
 async function ask(
@@ -71,20 +105,46 @@ async function ask(
   system: string,
   prompt: string,
   o: ReviewOptions,
-  schema?: Record<string, unknown>,
-) {
-  const model = getModel(judge, { settings: o.settings });
-  const call = () =>
-    callModel({
-      model,
-      system,
-      prompt,
-      schema,
-      temperature: o.temperature ?? o.settings.judging.temperature,
-      timeoutMs: o.settings.judging.timeoutMs,
-      maxRetries: o.settings.judging.maxRetries,
+  schema: Record<string, unknown> | undefined,
+  record: Omit<ReviewCall, "judge" | "inputTokens" | "outputTokens" | "costUsd" | "latencyMs">,
+  calls: ReviewCall[],
+): Promise<CallResult> {
+  const started = performance.now();
+  const price = o.settings.prices[judge];
+  try {
+    const model = getModel(judge, { settings: o.settings });
+    const call = () =>
+      callModel({
+        model,
+        system,
+        prompt,
+        schema,
+        temperature: o.temperature ?? o.settings.judging.temperature,
+        timeoutMs: o.settings.judging.timeoutMs,
+        maxRetries: o.settings.judging.maxRetries,
+      });
+    const r = await (o.scheduler ? o.scheduler.schedule(judge, call) : call());
+    calls.push({
+      ...record,
+      judge,
+      inputTokens: r.inputTokens,
+      outputTokens: r.outputTokens,
+      costUsd: price ? costOf(price, r.inputTokens, r.outputTokens) : judge.startsWith("mock:") ? 0 : null,
+      latencyMs: r.latencyMs,
     });
-  return o.scheduler ? o.scheduler.schedule(judge, call) : call();
+    return r;
+  } catch (err) {
+    calls.push({
+      ...record,
+      judge,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: 0,
+      latencyMs: performance.now() - started,
+      error: errorMessage(err),
+    });
+    throw err;
+  }
 }
 
 /**
@@ -97,26 +157,59 @@ export async function runReview(o: ReviewOptions): Promise<ReviewOutcome> {
     scheduler: o.scheduler ?? createCallScheduler(o.settings.judging),
   };
   const out = testOnlyOutcome(opts);
-  if (out.verdict === "fail") return out;
+  try {
+    await judge(opts, out);
+  } finally {
+    out.costUsd = out.calls.some((c) => c.costUsd === null)
+      ? null
+      : out.calls.reduce((a, c) => a + (c.costUsd ?? 0), 0);
+  }
+  return out;
+}
+
+async function judge(opts: ReviewOptions, out: ReviewOutcome): Promise<void> {
   if (!opts.judgeAllowed.ok) {
-    out.warnings.push(`Judge skipped: ${opts.judgeAllowed.reason}. The test-only verdict stands.`);
-    return out;
+    out.judge = { status: opts.judgeAllowed.status ?? "not enabled", reason: opts.judgeAllowed.reason };
+    out.warnings.push(
+      out.judge.status === "not enabled"
+        ? `Judge: not enabled (${opts.judgeAllowed.reason}). The verdict is the tests' alone.`
+        : `Judge skipped: ${opts.judgeAllowed.reason}. The test-only verdict stands.`,
+    );
+    return;
+  }
+  if (out.verdict === "fail") {
+    // the tests failed: nothing to judge, but the session can still say why (seed 002's follow-up)
+    out.judge = { status: "not asked", reason: "the tests failed" };
+    out.diagnosis = await diagnose(opts, out);
+    return;
   }
   const message = reviewMessage(opts.context);
-  if (!opts.quick && !(await runGate(opts, message, out))) return out;
+  if (!opts.quick && !(await runGate(opts, message, out))) {
+    out.judge = { status: "failed", error: out.gate?.skipped };
+    return;
+  }
 
-  const collected = await collectSamples(opts, message);
+  const collected = await collectSamples(opts, message, out.calls);
   out.samples.push(...collected.samples);
   out.warnings.push(...collected.warnings);
+  out.coverage = reviewCoverage(opts, collected.samples);
   if (DIMENSIONS.some((d) => Object.keys(collected.byDim[d]).length === 0)) {
     const unreachable = collected.samples.every((s) => !s.raw);
+    const firstError = collected.samples.find((s) => s.error)?.error;
     out.warnings.push(
       unreachable
-        ? "No judge reachable for the scored judgment: skipped, nothing written for it."
+        ? `No judge reachable for the scored judgment: skipped, nothing written for it${firstError ? ` (${firstError})` : ""}.`
         : "No valid judgment for every dimension: the scored judgment is skipped.",
     );
-    return out;
+    // the gate's verdict, when it answered, is still the judge's; otherwise the tests decide
+    out.judge =
+      out.verdictSource === "gate"
+        ? { status: "answered", error: `the scored judgment failed: ${firstError ?? "no valid answer"}` }
+        : { status: "failed", error: firstError ?? "no valid answer" };
+    if (out.gate?.verdict === "fail" && !out.gate.skipped) out.diagnosis = await diagnose(opts, out);
+    return;
   }
+  out.judge = { status: "answered" };
   out.judgment = buildJudgment(opts, collected);
   out.score = out.judgment.score;
   // the gate's fail stands; otherwise the scored verdict decides
@@ -125,8 +218,19 @@ export async function runReview(o: ReviewOptions): Promise<ReviewOutcome> {
   if (opts.mechanical !== undefined)
     out.blended =
       Math.round(blendedScore(opts.mechanical, out.judgment.score, opts.mechanicalWeight) * 1000) / 1000;
-  if (out.verdict === "fail" && opts.transcriptPath) out.diagnosis = await diagnose(opts, out);
-  return out;
+  if (out.verdict === "fail") out.diagnosis = await diagnose(opts, out);
+}
+
+/** Judges answered of asked and samples answered of asked, over the scored judgment's calls. */
+function reviewCoverage(o: ReviewOptions, samples: ReviewSample[]): Coverage {
+  const perJudge = o.n * (o.perDimension ? DIMENSIONS.length : 1);
+  return {
+    judges_asked: o.judges.length,
+    judges_answered: new Set(samples.filter((s) => s.valid).map((s) => s.judge)).size,
+    samples_asked: o.judges.length * perJudge,
+    samples_answered: samples.filter((s) => s.valid).length,
+    samples_failed: samples.filter((s) => !s.valid).length,
+  };
 }
 
 /** The verdict the tests alone give: a failed test is a fail, with no call. */
@@ -149,13 +253,32 @@ function testOnlyOutcome(o: ReviewOptions): ReviewOutcome {
     score: null,
     blended: null,
     diagnosis: null,
+    judge: { status: "not asked" },
+    coverage: {
+      judges_asked: 0,
+      judges_answered: 0,
+      samples_asked: 0,
+      samples_answered: 0,
+      samples_failed: 0,
+    },
+    calls: [],
+    transcript: null,
+    costUsd: 0,
   };
 }
 
 /** Seed 002's gate ("when in doubt, pass"). False when no judge could be reached: stop there. */
 async function runGate(o: ReviewOptions, message: string, out: ReviewOutcome): Promise<boolean> {
   try {
-    const r = await ask(o.judges[0], GATE_SYSTEM, message, o, structuredOutputSchema(gateAnswerSchema));
+    const r = await ask(
+      o.judges[0],
+      GATE_SYSTEM,
+      message,
+      o,
+      structuredOutputSchema(gateAnswerSchema),
+      { step: "gate" },
+      out.calls,
+    );
     const g = gateAnswerSchema.safeParse(parseJsonLoose(r.text));
     if (g.success) {
       out.gate = g.data;
@@ -188,7 +311,7 @@ type Collected = {
 };
 
 /** Judges × N samples (× dimensions when scored apart), each validated; invalid ones are warned about and skipped. */
-async function collectSamples(o: ReviewOptions, message: string): Promise<Collected> {
+async function collectSamples(o: ReviewOptions, message: string, calls: ReviewCall[]): Promise<Collected> {
   const c: Collected = {
     samples: [],
     warnings: [],
@@ -210,6 +333,8 @@ async function collectSamples(o: ReviewOptions, message: string): Promise<Collec
           message,
           o,
           structuredOutputSchema(dimensionAnswerSchema),
+          { step: "judgment", sampleIndex: i, dimension: d },
+          calls,
         );
         const p = dimensionAnswerSchema.safeParse(parseJsonLoose(r.text));
         c.samples.push({
@@ -219,13 +344,22 @@ async function collectSamples(o: ReviewOptions, message: string): Promise<Collec
           parsed: p.success ? p.data : undefined,
           error: p.success ? undefined : "invalid JSON",
           latencyMs: r.latencyMs,
+          ...tokensOf(judge, r, o),
         });
         if (!p.success) return void c.warnings.push(`${judge} sample ${i + 1} (${d}): invalid JSON, skipped`);
         addScore(d, judge, p.data.score);
         c.issues.push(...(p.data.issues ?? []));
         return;
       }
-      const r = await ask(judge, JUDGMENT_SYSTEM, message, o, structuredOutputSchema(judgmentSchema));
+      const r = await ask(
+        judge,
+        JUDGMENT_SYSTEM,
+        message,
+        o,
+        structuredOutputSchema(judgmentSchema),
+        { step: "judgment", sampleIndex: i },
+        calls,
+      );
       const p = judgmentSchema.safeParse(parseJsonLoose(r.text));
       c.samples.push({
         ...base,
@@ -236,6 +370,7 @@ async function collectSamples(o: ReviewOptions, message: string): Promise<Collec
           ? undefined
           : p.error.issues.map((x) => `${x.path.join(".")}: ${x.message}`).join("; "),
         latencyMs: r.latencyMs,
+        ...tokensOf(judge, r, o),
       });
       if (!p.success) return void c.warnings.push(`${judge} sample ${i + 1}: invalid judgment JSON, skipped`);
       c.valid.push(p.data);
@@ -251,13 +386,13 @@ async function collectSamples(o: ReviewOptions, message: string): Promise<Collec
       });
     }
   };
-  const calls: Promise<void>[] = [];
+  const pending: Promise<void>[] = [];
   for (const judge of o.judges)
     for (let i = 0; i < o.n; i++) {
-      if (o.perDimension) for (const d of DIMENSIONS) calls.push(one(judge, i, d));
-      else calls.push(one(judge, i));
+      if (o.perDimension) for (const d of DIMENSIONS) pending.push(one(judge, i, d));
+      else pending.push(one(judge, i));
     }
-  await Promise.all(calls);
+  await Promise.all(pending);
   c.samples.sort(
     (a, b) =>
       a.judge.localeCompare(b.judge) ||
@@ -265,6 +400,16 @@ async function collectSamples(o: ReviewOptions, message: string): Promise<Collec
       (a.dimension ?? "").localeCompare(b.dimension ?? ""),
   );
   return c;
+}
+
+/** A call's tokens and cost, as a sample stores them (null cost: the judge has no price). */
+function tokensOf(judge: string, r: CallResult, o: ReviewOptions) {
+  const price = o.settings.prices[judge];
+  return {
+    inputTokens: r.inputTokens,
+    outputTokens: r.outputTokens,
+    costUsd: price ? costOf(price, r.inputTokens, r.outputTokens) : judge.startsWith("mock:") ? 0 : null,
+  };
 }
 
 /** Seed 003's judgment from the samples: consensus per dimension, composite, verdict, merged issues. */
@@ -279,6 +424,7 @@ function buildJudgment(o: ReviewOptions, c: Collected): NonNullable<ReviewOutcom
         scale: [0, 1],
         threshold: 0.7,
         samplesByModel: c.byDim[d],
+        asked: { judges: o.judges, samplesPerJudge: o.n },
       }),
     ]),
   ) as Record<Dimension, CriterionVerdict>;
@@ -321,23 +467,36 @@ function dedupeIssues(issues: Judgment["issues"]): Judgment["issues"] {
   });
 }
 
-/** Seed 002's follow-up: on a fail, read the session transcript and return retry feedback. */
+/**
+ * Seed 002's follow-up: on a fail (the judge's or the tests'), read the agent's session transcript
+ * (what it said, the files it read and edited, the commands it ran) and return retry feedback.
+ */
 async function diagnose(o: ReviewOptions, out: ReviewOutcome): Promise<string | null> {
-  const transcript = extractRecentContext(o.transcriptPath, 60);
-  if (!transcript) return null;
+  if (!o.transcriptPath) return null;
+  let digest: ReturnType<typeof readTranscript>;
+  try {
+    digest = readTranscript(o.transcriptPath);
+  } catch (err) {
+    out.warnings.push(`Transcript ${o.transcriptPath} not read: ${errorMessage(err)}`);
+    return null;
+  }
+  out.transcript = { path: o.transcriptPath, source: o.transcriptSource ?? "given" };
   const why = [
     out.gate?.reasoning,
     out.judgment?.summary,
     ...(out.judgment?.issues ?? []).map((i) => `${i.severity}: ${i.description}`),
   ]
-    .filter(Boolean)
+    .filter((x, i, a) => x && a.indexOf(x) === i)
     .join("\n");
   try {
     const r = await ask(
       o.judges[0],
       DIAGNOSIS_SYSTEM,
-      `Rejection:\n${why}\n\nTranscript (last messages):\n<data name="transcript">\n${transcript}\n</data>`,
+      diagnosisMessage(why || "rejected", o.context, digest),
       o,
+      undefined,
+      { step: "diagnosis" },
+      out.calls,
     );
     const d = parseJsonLoose(r.text) as Record<string, unknown> | undefined;
     if (!d || typeof d !== "object") return `Diagnosis (unstructured): ${r.text.slice(0, 1500)}`;

@@ -1,4 +1,4 @@
-import type { CriterionVerdict } from "../judging/aggregate";
+import type { Coverage, CriterionVerdict } from "../judging/aggregate";
 import { pairedBootstrapDiffCI, signFlipPValue } from "../stats/bootstrap";
 
 type R = {
@@ -21,6 +21,18 @@ export type ComparedCell = {
   /** mean within-judge std of each run's samples: how noisy each verdict was */
   spreadA: number | null;
   spreadB: number | null;
+  /** what each run's verdict rests on (null for results stored before coverage existed) */
+  coverageA: Coverage | null;
+  coverageB: Coverage | null;
+  /** each verdict's consensus level, or why there is none ("single judge", "no judge answered") */
+  agreementA: string | null;
+  agreementB: string | null;
+};
+
+const coverageOf = (data: Record<string, unknown>) => (data as Partial<CriterionVerdict>).coverage ?? null;
+const agreementOf = (data: Record<string, unknown>) => {
+  const v = data as Partial<CriterionVerdict>;
+  return v.agreement ?? v.consensus_level ?? null;
 };
 
 function meanWithinStd(data: Record<string, unknown>): number | null {
@@ -73,6 +85,10 @@ export function compareRuns(a: R[], b: R[]): RunComparison {
       flipped: ra.passed !== rb.passed,
       spreadA: meanWithinStd(ra.data),
       spreadB: meanWithinStd(rb.data),
+      coverageA: coverageOf(ra.data),
+      coverageB: coverageOf(rb.data),
+      agreementA: agreementOf(ra.data),
+      agreementB: agreementOf(rb.data),
     });
   }
   cells.sort((x, y) => Math.abs(y.delta ?? 0) - Math.abs(x.delta ?? 0));

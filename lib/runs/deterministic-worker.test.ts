@@ -81,7 +81,7 @@ describe("deterministic criteria in executeRun", () => {
     );
     const runId = await createRun(db, loadSuite(dir), registry, options);
     const { value: status, ms, ticks } = await ticking(() => executeRun(db, runId, { settings, registry }));
-    expect(status).toBe("done");
+    expect(status).toBe("done_with_failures"); // the stuck tasks failed
     const by = Object.fromEntries(getRunSamples(db, { runId }).map((s) => [s.caseId, s]));
     expect(by.evil).toMatchObject({
       score: null,
@@ -110,7 +110,7 @@ describe("deterministic criteria in executeRun", () => {
     );
     const runId = await createRun(db, loadSuite(dir), registry, options);
     const { value: status, ms, ticks } = await ticking(() => executeRun(db, runId, { settings, registry }));
-    expect(status).toBe("done");
+    expect(status).toBe("done_with_failures");
     const samples = getRunSamples(db, { runId });
     const forever = samples.filter((s) => s.criterionId === "forever");
     expect(forever.map((s) => [s.score, s.error])).toEqual([
@@ -151,7 +151,7 @@ describe("deterministic criteria in executeRun", () => {
     const registry = { ...base, logicWorker: missing };
     const dir = suite([{ id: "short" }], [{ id: "one", output: "x" }]);
     const runId = await createRun(db, loadSuite(dir), registry, options);
-    expect(await executeRun(db, runId, { settings, registry })).toBe("done");
+    expect(await executeRun(db, runId, { settings, registry })).toBe("done_with_failures");
     expect(getRunSamples(db, { runId })[0]).toMatchObject({
       score: null,
       error: `deterministic criterion failed: the criteria worker ${missing} is missing: run npm run build:cli (or npm run build)`,

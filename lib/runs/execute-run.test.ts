@@ -58,7 +58,7 @@ describe("executeRun", () => {
       registry,
       opts(["local:a", "local:b", "local:fail"]),
     );
-    expect(await executeRun(db, runId, { settings, registry })).toBe("done");
+    expect(await executeRun(db, runId, { settings, registry })).toBe("done_with_failures"); // local:fail failed every call
 
     const tasks = getRunTasks(db, { runId });
     const samples = getRunSamples(db, { runId });
@@ -99,6 +99,14 @@ describe("executeRun", () => {
       expect(data.flag_for_review).toBe(want.flag);
       expect(data.threshold).toBe(threshold);
       expect(data.model_results["local:fail"].skipped).toBe(true);
+      // two of the three judges answered: a consensus level, and the coverage says so
+      expect(r.data.coverage).toEqual({
+        judges_asked: 3,
+        judges_answered: 2,
+        samples_asked: 9,
+        samples_answered: 6,
+        samples_failed: 3,
+      });
       expect(data.model_results["local:fail"].error).toMatch(/HTTP 400/);
       for (const j of ["local:a", "local:b"]) {
         expect(data.model_results[j].samples).toEqual(byJudge[j]);
@@ -121,7 +129,19 @@ describe("executeRun", () => {
     await executeRun(db, runId, { settings: settingsFor(server.baseURL), registry });
     const r = getRunResults(db, { runId }).find((x) => x.criterionId === "helpful")!;
     expect(r.passed).toBe(false);
-    expect((r.data as { error?: string }).error).toBe("All judges failed");
+    expect((r.data as { error?: string }).error).toBe("No judge answered");
+    expect(r.data).toMatchObject({
+      agreement: "no judge answered",
+      consensus_level: null,
+      coverage: {
+        judges_asked: 1,
+        judges_answered: 0,
+        samples_asked: 2,
+        samples_answered: 0,
+        samples_failed: 2,
+      },
+    });
+    expect(getRunById(db, { id: runId })?.status).toBe("done_with_failures");
   });
 
   it("under 429s, 500s, hangs, malformed bodies, prose and out-of-scale scores, every task ends with exactly one sample or error", async () => {
@@ -142,7 +162,7 @@ describe("executeRun", () => {
     const { registry } = testRegistry();
     const settings = settingsFor(server.baseURL, { timeoutMs: 300, maxRetries: 4 });
     const runId = await createRun(db, loadSuite(testSuite(4)), registry, opts(["local:a", "local:b"], 3));
-    expect(await executeRun(db, runId, { settings, registry })).toBe("done");
+    expect(await executeRun(db, runId, { settings, registry })).toBe("done_with_failures");
     const tasks = getRunTasks(db, { runId });
     const samples = getRunSamples(db, { runId });
     expect(samples).toHaveLength(tasks.length);
@@ -225,12 +245,14 @@ describe("executeRun", () => {
     // let requests the client already abandoned reach the server before counting
     await new Promise((r) => setTimeout(r, 200));
     const finished = getRunSamples(db, { runId });
-    const pending = getRunTasks(db, { runId }).filter((t) => t.status === "pending").length;
+    const pending = getRunTasks(db, { runId }).filter((t) => t.status === "pending");
+    // deterministic checks left pending (a slow worker start under load) make no request
+    const pendingCalls = pending.filter((t) => t.judge !== "deterministic").length;
     expect(finished.length).toBeGreaterThan(0);
-    expect(pending).toBeGreaterThan(0);
+    expect(pending.length).toBeGreaterThan(0);
     const before = server.requests.length;
     expect(await executeRun(db, runId, { settings, registry })).toBe("done");
-    expect(server.requests.length - before).toBe(pending);
+    expect(server.requests.length - before).toBe(pendingCalls);
     const after = getRunSamples(db, { runId });
     expect(after).toHaveLength(getRunTasks(db, { runId }).length);
     for (const s of finished) expect(after.find((x) => x.id === s.id)).toEqual(s);

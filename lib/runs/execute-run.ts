@@ -6,6 +6,7 @@ import {
   getPendingTasks,
   getRunById,
   getRunCases,
+  getRunProgress,
   recordSample,
   type SampleWrite,
   setRunStatus,
@@ -52,18 +53,35 @@ export type ExecuteOptions = {
 export async function executeRun(db: Db, runId: string, opts: ExecuteOptions): Promise<RunStatus> {
   const run = getRunById(db, { id: runId });
   if (!run) throw new Error(`No run ${runId}`);
-  if (run.status === "done") return "done";
+  if (run.status === "done" || run.status === "done_with_failures") return run.status;
   let status: RunStatus = "interrupted";
   await runJob(
     db,
     { id: runId, kind: "run", total: run.totalTasks },
     async (ctx) => {
       status = await workRun(db, runId, opts, ctx);
-      return { status, error: null };
+      // the job finished its work either way; the run's own status says whether samples failed
+      return { status: status === "done_with_failures" ? "done" : status, error: null };
     },
     { signal: opts.signal, heartbeatMs: opts.cancelPollMs ?? 250 },
   );
   return status;
+}
+
+/**
+ * The response cache's key for one call: the judge, the exact messages and schema, the temperature
+ * and the sample index (N samples of one prompt are N different calls). Estimates use it to count
+ * the calls a run would take from the cache.
+ */
+export function judgeCacheKey(
+  judge: string,
+  req: JudgeRequest,
+  temperature: number,
+  sampleIndex: number,
+): string {
+  return createHash("sha256")
+    .update(JSON.stringify([judge, req.system, req.prompt, temperature, req.schema, sampleIndex]))
+    .digest("hex");
 }
 
 async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobContext): Promise<RunStatus> {
@@ -159,7 +177,7 @@ async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobCont
       finish(task, { ...empty, error: `criterion ${task.criterionId} is no longer available` });
       return;
     }
-    const input = c.input as CaseInput & { hint?: string };
+    const input = c.input as CaseInput & { hint?: string; focusAreas?: string[] };
     if (def.type === "deterministic") {
       try {
         // never on this thread: a regex or loop that does not return would hang it (and the server)
@@ -190,20 +208,12 @@ async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobCont
     }
     const pk = `${task.caseId}\u0000${task.criterionId}`;
     const req = getOrInsert(prompts, pk, () =>
-      buildJudgePrompt(def as LlmCriterion, input, c.output, input.hint),
+      buildJudgePrompt(def as LlmCriterion, input, c.output, {
+        hint: input.hint,
+        focusAreas: input.focusAreas,
+      }),
     );
-    const cacheKey = createHash("sha256")
-      .update(
-        JSON.stringify([
-          task.judge,
-          req.system,
-          req.prompt,
-          options.temperature,
-          req.schema,
-          task.sampleIndex,
-        ]),
-      )
-      .digest("hex");
+    const cacheKey = judgeCacheKey(task.judge, req, options.temperature, task.sampleIndex);
     const scale = cc.scale;
     if (!options.noCache) {
       const hit = getCachedResponse(db, cacheKey);
@@ -263,15 +273,22 @@ async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobCont
     await Promise.all(pending.map(runTask));
     const stop = ctx.stopReason();
     if (stop?.kind === "lost") return "interrupted"; // another process works it now: leave its rows alone
+    // done only when every planned sample answered; failed samples make it done_with_failures
     const status: RunStatus =
-      stop?.kind === "cancelled" ? "cancelled" : signal.aborted ? "interrupted" : "done";
+      stop?.kind === "cancelled"
+        ? "cancelled"
+        : signal.aborted
+          ? "interrupted"
+          : getRunProgress(db, { runId }).errors > 0
+            ? "done_with_failures"
+            : "done";
     const error =
       stop?.kind === "storage"
         ? `${stop.message}. Free space, then resume it: the samples not stored are redone.`
         : status === "interrupted"
           ? "Stopped before it finished; resume it."
           : null;
-    finalizeRun(db, runId, options.judges);
+    finalizeRun(db, runId, options);
     setRunStatus(db, { id: runId, status, error, ownerPid: null });
     return status;
   } catch (err) {

@@ -1,15 +1,25 @@
 import type { Db } from "@/db/client";
 import { getRunCases, getRunSamples, replaceResults } from "@/db/queries/runs";
-import type { Sample } from "@/db/schema";
-import { aggregateAcrossModels, type CriterionVerdict, type SampleScore } from "../judging/aggregate";
+import type { RunOptions, Sample } from "@/db/schema";
+import {
+  aggregateAcrossModels,
+  type CriterionVerdict,
+  type PanelOptions,
+  type SampleScore,
+} from "../judging/aggregate";
 import { getOrInsert } from "../map-utils";
 import type { CaseCriterion } from "./plan-run";
 
-/** Aggregates stored samples into one verdict per case × criterion (pure: no database). */
+/**
+ * Aggregates stored samples into one verdict per case × criterion (pure: no database). Each
+ * verdict's coverage counts the panel's judges and `n` samples each as asked; the panel options
+ * come from the run, and a criterion's own override them.
+ */
 export function computeVerdicts(
   cases: { caseId: string; criteria: CaseCriterion[] }[],
   samples: Pick<Sample, "caseId" | "criterionId" | "judge" | "sampleIndex" | "score" | "error">[],
   judges: string[],
+  opts: { n?: number; panel?: Partial<PanelOptions> } = {},
 ): { caseId: string; verdict: CriterionVerdict }[] {
   const grouped = new Map<string, Map<string, SampleScore[]>>();
   for (const s of samples) {
@@ -36,6 +46,8 @@ export function computeVerdicts(
           scale: cr.scale,
           threshold: cr.threshold,
           samplesByModel,
+          asked: { judges: panel, samplesPerJudge: cr.type === "deterministic" ? 1 : (opts.n ?? 1) },
+          panel: { ...opts.panel, ...cr.panel },
         }),
       });
     }
@@ -44,8 +56,15 @@ export function computeVerdicts(
 }
 
 /** Recomputes and stores the results of a run from its samples. */
-export function finalizeRun(db: Db, runId: string, judges: string[]): void {
-  const verdicts = computeVerdicts(getRunCases(db, { runId }), getRunSamples(db, { runId }), judges);
+export function finalizeRun(
+  db: Db,
+  runId: string,
+  options: Pick<RunOptions, "judges" | "n" | "panel">,
+): void {
+  const verdicts = computeVerdicts(getRunCases(db, { runId }), getRunSamples(db, { runId }), options.judges, {
+    n: options.n,
+    panel: options.panel,
+  });
   replaceResults(
     db,
     runId,

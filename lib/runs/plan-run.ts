@@ -5,9 +5,13 @@ import { insertRun, type NewRunPlan } from "@/db/queries/runs";
 import type { RunOptions } from "@/db/schema";
 import type { CriteriaRegistry } from "../criteria/registry";
 import { JuryError } from "../errors";
+import type { PanelOptions } from "../judging/aggregate";
 import { type BudgetWarning, maxFieldChars, oversizeFields } from "../judging/prompt";
 import { parseJudgeId } from "../providers/get-model";
+import { assertJudgesReady } from "../providers/preflight";
+import type { Settings } from "../settings/schema";
 import { effectiveCriteria, resolveOutput, type Suite } from "../suites/load-suite";
+import type { CriterionRef } from "../suites/schema";
 
 export const DETERMINISTIC_JUDGE = "deterministic";
 
@@ -17,7 +21,35 @@ export type CaseCriterion = {
   scale: [number, number];
   threshold: number;
   params: Record<string, unknown>;
+  /** this criterion's own panel options (suite.json or the case), over the run's */
+  panel?: Partial<PanelOptions>;
 };
+
+/** Seed 004's panel options as Settings hold them. */
+export function panelOptionsOf(judging: Settings["judging"]): PanelOptions {
+  return {
+    consensus_threshold: judging.consensusThreshold,
+    flag_low_consensus: judging.flagLowConsensus,
+    report_uncertainty: judging.reportUncertainty,
+  };
+}
+
+/** Judges with no price in the table (mock answers cost nothing): their cost is "unpriced", never $0. */
+export function unpricedJudges(judges: readonly string[], prices: Settings["prices"]): string[] {
+  return judges.filter((j) => !prices[j] && !j.startsWith("mock:"));
+}
+
+/** The panel options a criterion reference sets (suite.json's, then the case's), without the unset ones. */
+function refPanel(...refs: (CriterionRef | undefined)[]): Partial<PanelOptions> | undefined {
+  const out: Partial<PanelOptions> = {};
+  for (const r of refs) {
+    if (!r) continue;
+    if (r.consensus_threshold !== undefined) out.consensus_threshold = r.consensus_threshold;
+    if (r.flag_low_consensus !== undefined) out.flag_low_consensus = r.flag_low_consensus;
+    if (r.report_uncertainty !== undefined) out.report_uncertainty = r.report_uncertainty;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
 
 export function newRunId(): string {
   const d = new Date();
@@ -82,16 +114,29 @@ export async function planRun(
           `${c.criteria?.some((o) => o.id === r.id && o.threshold !== undefined) ? suite.caseFiles.get(c.id) : path.join(suite.dir, "suite.json")}: case "${c.id}": threshold ${threshold} for ${r.id} is outside its scale ${def.scoring.scale.join("–")}`,
         );
       }
+      const panel = refPanel(
+        suite.criteria.find((x) => x.id === r.id),
+        c.criteria?.find((x) => x.id === r.id),
+      );
       return {
         id: r.id,
         type: def.type,
         scale: def.scoring.scale,
         threshold,
         params: { ...def.parameters, ...r.params },
+        ...(panel ? { panel } : {}),
       };
     });
-    const hint = c.llm_prompt_hint ?? suite.hint;
-    plan.cases.push({ caseId: c.id, name: c.name, input: { ...c.input, hint }, output, criteria });
+    // seed 004's llm_criteria: its prompt_hint wins over llm_prompt_hint; its focus areas go to the prompt
+    const hint = c.llm_criteria?.prompt_hint ?? c.llm_prompt_hint ?? suite.hint;
+    const focusAreas = c.llm_criteria?.focus_areas;
+    plan.cases.push({
+      caseId: c.id,
+      name: c.name,
+      input: { ...c.input, hint, ...(focusAreas?.length ? { focusAreas } : {}) },
+      output,
+      criteria,
+    });
     if (criteria.some((cr) => cr.type === "llm"))
       plan.warnings.push(...oversizeFields(c.id, c.input, output, hint, budget));
     for (const cr of criteria) {
@@ -121,14 +166,30 @@ export async function planRun(
   return plan;
 }
 
-/** Plans and stores a run; `onWarnings` hears of case fields over their budget before it is stored. */
+/** The judges a plan will call: those with a task (a suite of deterministic checks calls none). */
+export function calledJudges(plan: Pick<NewRunPlan, "tasks">): string[] {
+  return [...new Set(plan.tasks.map((t) => t.judge).filter((j) => j !== DETERMINISTIC_JUDGE))];
+}
+
+/**
+ * Plans and stores a run; `onWarnings` hears of case fields over their budget before it is stored.
+ * With `preflight`, every judge the plan calls must be callable (enabled, with its key or base URL),
+ * or it throws `invalid:judges` naming each one and nothing is stored.
+ */
 export async function createRun(
   db: Db,
   suite: Suite,
   registry: CriteriaRegistry,
   options: RunOptions,
   onWarnings?: (warnings: BudgetWarning[]) => void,
+  preflight?: {
+    settings: Pick<Settings, "providers" | "endpoints">;
+    env?: Record<string, string | undefined>;
+  },
 ): Promise<string> {
+  // before any output is fetched or anything stored: a suite of deterministic checks calls no judge
+  if (preflight && suite.criteria.some((r) => registry.criteria.get(r.id)?.type === "llm"))
+    assertJudgesReady(options.judges, preflight.settings, { env: preflight.env });
   const { warnings, ...plan } = await planRun(suite, registry, options);
   if (warnings.length) onWarnings?.(warnings);
   insertRun(db, plan);

@@ -21,11 +21,15 @@ export function suiteSummaries(registry: CriteriaRegistry): SuiteSummary[] {
             : outputFile(c) !== undefined
               ? readOutputFile(dir, c)
               : JSON.stringify(c.output, null, 2);
-        warnings.push(...oversizeFields(c.id, c.input, output, c.llm_prompt_hint ?? suite.hint, budget));
+        const hint = c.llm_criteria?.prompt_hint ?? c.llm_prompt_hint ?? suite.hint;
+        warnings.push(...oversizeFields(c.id, c.input, output, hint, budget));
         for (const r of llm) {
           const def = registry.criteria.get(r.id);
           if (def?.type !== "llm") continue;
-          const req = buildJudgePrompt(def, c.input, output, c.llm_prompt_hint ?? suite.hint);
+          const req = buildJudgePrompt(def, c.input, output, {
+            hint,
+            focusAreas: c.llm_criteria?.focus_areas,
+          });
           chars += req.system.length + req.prompt.length;
           count++;
         }

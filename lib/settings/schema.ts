@@ -120,6 +120,10 @@ export const settingsSchema = z.object({
     perProviderConcurrency: z.int().min(1).max(256),
     timeoutMs: z.int().min(100).max(600_000),
     maxRetries: z.int().min(0).max(10),
+    // seed 004's panel options (its judges/config.json); a suite's criterion may override them
+    consensusThreshold: z.number().min(0, "Must be ≥ 0").max(9, "Must be ≤ 9").default(1.5),
+    flagLowConsensus: z.boolean().default(true),
+    reportUncertainty: z.boolean().default(true),
   }),
   memoryJudge: memoryJudgeSchema,
   prices: z.record(modelId, priceSchema),
@@ -135,7 +139,8 @@ export const defaultSettings: Settings = {
     anthropic: { enabled: false, models: ["claude-sonnet-4-5"] },
     google: { enabled: false, models: ["gemini-2.5-flash"] },
     local: { enabled: false, models: ["llama3.1:8b"] },
-    mock: { enabled: true, models: ["judge"] },
+    // never a default: the mock provider answers only when a judge names it and it is enabled here
+    mock: { enabled: false, models: ["judge"] },
   },
   endpoints: [],
   judging: {
@@ -145,6 +150,9 @@ export const defaultSettings: Settings = {
     perProviderConcurrency: 4,
     timeoutMs: 60_000,
     maxRetries: 4,
+    consensusThreshold: 1.5,
+    flagLowConsensus: true,
+    reportUncertainty: true,
   },
   memoryJudge: memoryJudgeSchema.parse({}),
   // USD per million tokens. Edit them in Settings: prices change, and these are only a start.

@@ -88,12 +88,16 @@ describe("settings schema", () => {
         { name: "ollama", baseUrl: "http://127.0.0.1:11434/v1", enabled: true, models: ["llama3:8b"] },
       ],
     };
-    expect(enabledJudges(settingsSchema.parse(s))).toEqual([
-      "openai:a",
-      "openai:b",
-      "mock:judge",
-      "ollama:llama3:8b",
-    ]);
+    expect(enabledJudges(settingsSchema.parse(s))).toEqual(["openai:a", "openai:b", "ollama:llama3:8b"]);
+  });
+
+  it("enables no provider by default, the mock one included; a stored row that enabled mock keeps it", () => {
+    expect(enabledJudges(defaultSettings)).toEqual([]);
+    const db = createDb(":memory:");
+    db.insert(settingsTable)
+      .values({ id: 1, data: { providers: { mock: { enabled: true, models: ["judge"] } } } })
+      .run();
+    expect(enabledJudges(readSettings(db))).toEqual(["mock:judge"]);
   });
 });
 

@@ -8,6 +8,7 @@ import { structuredOutputSchema } from "@/lib/schemas/structured-output";
 import { tempDir } from "@/lib/testing/fixtures";
 import { runJury } from "@/lib/testing/run-jury";
 import { type ScriptedServer, type ScriptRequest, startScriptedServer } from "@/lib/testing/scripted-server";
+import { enableProviders } from "@/lib/testing/settings-db";
 
 const root = path.resolve(__dirname, "../..");
 let server: ScriptedServer;
@@ -24,7 +25,7 @@ const sentSchema = (r: ScriptRequest) => r.responseFormat?.json_schema?.schema;
 
 it("the review gate, the per-dimension judge, the combined judgment and the memory judge send their zod schemas", async () => {
   const dir = tempDir();
-  const env = { JURY_DB: path.join(dir, "jury.db"), JURY_LOCAL_BASE_URL: server.baseURL };
+  const env = { JURY_DB: enableProviders(path.join(dir, "jury.db")), JURY_LOCAL_BASE_URL: server.baseURL };
   const diff = path.join(root, "examples/reviews/hardcoded-tests/change.diff");
   const review = ["review", "--diff", diff, "--criteria", "Slugify any input.", "--judges", "local:m"];
   await runJury([...review, "--per-dimension"], { env });

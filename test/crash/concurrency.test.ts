@@ -9,6 +9,7 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDb } from "@/db/client";
 import { type Annotation, listAnnotations, listStudyQueries, setAnnotations } from "@/db/queries/study";
+import { enableProviders } from "@/lib/testing/settings-db";
 
 const root = path.resolve(__dirname, "../..");
 const BUSY = /SQLITE_BUSY|database is locked/i;
@@ -78,7 +79,7 @@ describe("concurrency: two runs and an annotation session on one database", () =
     scratch.push(dir);
     const file = path.join(dir, "jury.db");
     const scripted = await startScripted();
-    const env = { JURY_DB: file, JURY_LOCAL_BASE_URL: scripted.baseURL };
+    const env = { JURY_DB: enableProviders(file), JURY_LOCAL_BASE_URL: scripted.baseURL };
     const jury = (args: string[]) => run(process.execPath, [path.join(root, "bin/jury.cjs"), ...args], env);
 
     const imp = await jury(["memory", "import-study", "examples/memory-study", "--collection", COLLECTION])
@@ -224,6 +225,7 @@ describe("concurrency: two runs and an annotation session on one database", () =
     const env = { JURY_DB: file, JURY_LOCAL_BASE_URL: (await startScripted()).baseURL };
     const jury = (args: string[]) => run(process.execPath, [path.join(root, "bin/jury.cjs"), ...args], env);
     expect((await jury(["db", "migrate"]).out).code).toBe(0);
+    enableProviders(file); // judges are called only when their provider is enabled
 
     const evalArgs = (suite: string, judges: string) => [
       "eval",

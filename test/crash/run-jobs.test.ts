@@ -8,10 +8,12 @@ import { getRunById, getRunSamples } from "@/db/queries/runs";
 import { loadCriteria } from "@/lib/criteria/registry";
 import { executeRun } from "@/lib/runs/execute-run";
 import { createRun } from "@/lib/runs/plan-run";
+import { writeSettings } from "@/lib/settings/store";
 import { loadSuite } from "@/lib/suites/load-suite";
 import { llmDefinition, settingsFor, tempDir, writeJson } from "@/lib/testing/fixtures";
 import { runJury } from "@/lib/testing/run-jury";
 import { type ScriptedServer, startScriptedServer } from "@/lib/testing/scripted-server";
+import { settingsEnabling } from "@/lib/testing/settings-db";
 
 let server: ScriptedServer;
 beforeAll(async () => {
@@ -38,6 +40,7 @@ function fixture(cases: number) {
     });
   const dbFile = path.join(tempDir(), "jury.db");
   const db = createDb(dbFile);
+  writeSettings(db, settingsEnabling(["local"])); // `jury eval --resume` calls only enabled providers
   const registry = loadCriteria(criteriaDir, {});
   return { criteriaDir, suiteDir, dbFile, db, registry };
 }

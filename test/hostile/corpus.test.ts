@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadCriteria } from "@/lib/criteria/registry";
 import { lengthOk, tempDir } from "@/lib/testing/fixtures";
+import { enableProviders } from "@/lib/testing/settings-db";
 import {
   beirCases,
   criteriaCases,
@@ -43,6 +44,7 @@ function jury(args: string[], stdinFile?: string): Promise<Result> {
   const dir = scratch("jury-hostile-");
   const db = path.join(dir, "jury.db");
   const log = path.join(dir, "hook.log");
+  enableProviders(db, ["mock"]); // the judges named below (mock:judge) are called only when enabled
   const env: NodeJS.ProcessEnv = { ...process.env, JURY_DB: db, JURY_HOOK_LOG: log };
   for (const k of ["JURY_CRITERIA_DIR", "JURY_MEMORY_COLLECTION", "JUDGE_MODEL", "JUDGE_ENABLED"])
     delete env[k];

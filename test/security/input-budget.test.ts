@@ -10,6 +10,7 @@ import { loadSuite } from "@/lib/suites/load-suite";
 import { llmDefinition, tempDir, testRegistry, writeJson } from "@/lib/testing/fixtures";
 import { runJury } from "@/lib/testing/run-jury";
 import { type ScriptedServer, startScriptedServer } from "@/lib/testing/scripted-server";
+import { enableProviders } from "@/lib/testing/settings-db";
 
 /**
  * Issue 16, item 7 (inputs): each case field sent to a judge has a budget (JURY_MAX_FIELD_CHARS,
@@ -131,7 +132,7 @@ describe("jury eval", () => {
     const suiteDir = bigSuite();
     const criteria = tempDir("jury-budget-criteria-");
     writeJson(path.join(criteria, "helpful", "definition.json"), llmDefinition("helpful"));
-    const db = path.join(tempDir("jury-budget-db-"), "jury.db");
+    const db = enableProviders(path.join(tempDir("jury-budget-db-"), "jury.db"));
     const r = await runJury(["eval", suiteDir, "--judges", "local:judge", "--n", "1"], {
       env: { JURY_DB: db, JURY_LOCAL_BASE_URL: server.baseURL, JURY_CRITERIA_DIR: criteria },
     });

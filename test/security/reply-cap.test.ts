@@ -34,7 +34,7 @@ it("a 1 MB judge reply is the sample's error naming the cap; the database grows 
   const sizeBefore = fs.statSync(file).size;
   const requestsBefore = server.requests.length;
 
-  expect(await executeRun(db, runId, { settings, registry })).toBe("done");
+  expect(await executeRun(db, runId, { settings, registry })).toBe("done_with_failures"); // every sample is the cap error
 
   const llm = getRunSamples(db, { runId }).filter((s) => s.judge === "local:a");
   expect(llm).toHaveLength(2); // helpful and brief; "short" is deterministic

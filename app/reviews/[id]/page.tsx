@@ -5,12 +5,32 @@ import { DiffView } from "@/components/reviews/diff-view";
 import { ConsensusBadge } from "@/components/runs/status-badge";
 import { Card, PageTitle } from "@/components/ui/card";
 import { RawOutput } from "@/components/ui/raw-output";
+import { TableHead } from "@/components/ui/table-head";
 import { getDb } from "@/db/client";
 import { getReview } from "@/db/queries/reviews";
+import type { ReviewRecord } from "@/db/schema";
 import type { CriterionVerdict } from "@/lib/judging/aggregate";
 import { DIMENSIONS, type Judgment } from "@/lib/review/judgment";
 
 type Props = { params: Promise<{ id: string }> };
+
+/** What the judge did, in words: the verdict's source is said as plainly as the verdict. */
+function judgeText(record: ReviewRecord, source: string): string {
+  const j = record.judge;
+  const c = record.coverage;
+  if (!j)
+    return source === "tests" ? "the verdict is the tests' (mechanical)" : `the verdict is the ${source}'s`;
+  if (j.status === "not enabled") return `not enabled (${j.reason}); mechanical verdict from the tests`;
+  if (j.status === "throttled") return `skipped, ${j.reason}; mechanical verdict from the tests`;
+  if (j.status === "failed")
+    return `failed (${j.error ?? "no answer"}); fell back to the mechanical verdict from the tests`;
+  if (j.status === "not asked")
+    return `not asked (${j.reason ?? "nothing to judge"}); mechanical verdict from the tests`;
+  const cov = c?.samples_asked
+    ? `: ${c.judges_answered} of ${c.judges_asked} judges answered, ${c.samples_answered} of ${c.samples_asked} samples`
+    : "";
+  return `answered${cov}${j.error ? ` (${j.error})` : ""}`;
+}
 type StoredJudgment = Judgment & {
   consensus: Record<string, CriterionVerdict>;
   judges: string[];
@@ -36,6 +56,9 @@ export default async function ReviewPage({ params }: Props) {
           {review.blendedScore !== null && ` · blended ${review.blendedScore.toFixed(2)}`}
         </span>
       </PageTitle>
+      <p className="-mt-2 text-sm" data-testid="review-judge">
+        Judge: {judgeText(record, review.verdictSource)}
+      </p>
       {record.warnings.length > 0 && (
         <Card title="Warnings">
           <ul className="list-disc pl-5 text-sm text-amber-800">
@@ -73,7 +96,14 @@ export default async function ReviewPage({ params }: Props) {
                     <td>{d}</td>
                     <td>{j.dimensions[d].toFixed(2)}</td>
                     <td>
-                      <ConsensusBadge level={j.consensus[d]?.consensus_level ?? null} />
+                      <ConsensusBadge
+                        level={j.consensus[d]?.consensus_level ?? null}
+                        agreement={j.consensus[d]?.agreement}
+                      />
+                    </td>
+                    <td className="text-xs text-zinc-500">
+                      {j.consensus[d]?.coverage &&
+                        `${j.consensus[d].coverage.judges_answered} of ${j.consensus[d].coverage.judges_asked} judges · ${j.consensus[d].coverage.samples_answered} of ${j.consensus[d].coverage.samples_asked} samples`}
                     </td>
                   </tr>
                 ))}
@@ -109,6 +139,43 @@ export default async function ReviewPage({ params }: Props) {
           <p className="text-sm" data-testid="diagnosis">
             {record.diagnosis}
           </p>
+          {record.transcript && (
+            <p className="mt-1 text-xs text-zinc-500" data-testid="diagnosis-transcript">
+              transcript: <code>{record.transcript.path}</code>
+              {record.transcript.source === "found" && " (the newest session of the project)"}
+            </p>
+          )}
+        </Card>
+      )}
+      {record.calls && record.calls.length > 0 && (
+        <Card
+          title={`Calls (${record.calls.length}) · ${record.costUsd === null || record.costUsd === undefined ? "unpriced" : `$${record.costUsd.toFixed(4)}`}`}
+        >
+          <table className="w-full text-left text-sm tabular-nums" data-testid="review-calls">
+            <TableHead columns={["Step", "Judge", "Tokens in / out", "Cost", "Latency", "Error"]} />
+            <tbody>
+              {record.calls.map((c, i) => (
+                // calls have no id of their own: their order is the record's
+                // biome-ignore lint/suspicious/noArrayIndexKey: stable, stored order
+                <tr key={i} className="border-t border-zinc-100">
+                  <td>
+                    {c.step}
+                    {c.dimension && ` · ${c.dimension}`}
+                    {c.sampleIndex !== undefined && ` #${c.sampleIndex + 1}`}
+                  </td>
+                  <td>
+                    <code className="text-xs">{c.judge}</code>
+                  </td>
+                  <td>
+                    {c.inputTokens} / {c.outputTokens}
+                  </td>
+                  <td>{c.costUsd === null ? "unpriced" : `$${c.costUsd.toFixed(5)}`}</td>
+                  <td>{Math.round(c.latencyMs)} ms</td>
+                  <td className="text-xs text-red-700">{c.error ?? ""}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </Card>
       )}
       <Card title="Diff">
@@ -126,7 +193,10 @@ export default async function ReviewPage({ params }: Props) {
                 <div className="text-xs text-zinc-500">
                   <code className="text-zinc-900">{s.judge}</code> · sample {s.sampleIndex + 1}
                   {s.dimension && ` · ${s.dimension}`} · {Math.round(s.latencyMs)} ms ·{" "}
-                  {s.valid ? "valid" : "skipped"}
+                  {s.inputTokens !== undefined && `${s.inputTokens} in / ${s.outputTokens} out tokens · `}
+                  {s.costUsd !== undefined &&
+                    `${s.costUsd === null ? "unpriced" : `$${s.costUsd.toFixed(5)}`} · `}
+                  {s.valid ? "valid" : "failed (not scored)"}
                 </div>
                 {s.error && <p className="text-red-700">{s.error}</p>}
                 {(parsed?.summary || parsed?.reasoning) && (

@@ -2,6 +2,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { SpreadChart } from "@/components/charts/spread-chart";
+import { CoverageLine } from "@/components/runs/coverage-line";
+import { FailuresTable } from "@/components/runs/failures-table";
 import { LiveProgress } from "@/components/runs/live-progress";
 import { PanelStatsTable } from "@/components/runs/panel-stats-table";
 import { ResultsTable } from "@/components/runs/results-table";
@@ -13,6 +15,7 @@ import { getRunLive } from "@/db/queries/progress";
 import { getRunById, getRunCases, getRunResults, getRunSamples } from "@/db/queries/runs";
 import { mean } from "@/lib/judging/aggregate";
 import { panelStats } from "@/lib/judging/panel-stats";
+import { groupFailures, runCoverage } from "@/lib/runs/coverage";
 import { runIdSchema } from "@/lib/validations/runs";
 
 type Props = {
@@ -47,12 +50,19 @@ export default async function RunPage({ params, searchParams }: Props) {
         .filter((s) => s.caseId === selected.caseId && s.criterionId === selected.criterionId)
         .sort((x, y) => judgeOrder(x.judge) - judgeOrder(y.judge) || x.sampleIndex - y.sampleIndex)
     : [];
-  const cellJudges = [...new Set(cellSamples.map((s) => s.judge))];
-  const scored = cellSamples.filter((s) => s.score !== null);
-  const judgeMeans = cellJudges
-    .map((j) => ({ judge: j, scores: scored.filter((s) => s.judge === j).map((s) => s.score as number) }))
-    .filter((m) => m.scores.length > 0)
-    .map((m) => ({ judge: m.judge, mean: mean(m.scores) }));
+  // failed samples are counted apart: never in a mean, a spread, a chart or its count
+  const scored = cellSamples.filter((s) => s.score !== null && !s.error);
+  const failedInCell = cellSamples.length - scored.length;
+  const cellJudges = [...new Set(scored.map((s) => s.judge))];
+  const askedJudges = selCriterion?.type === "deterministic" ? 1 : run.options.judges.length;
+  const askedSamples = selCriterion?.type === "deterministic" ? 1 : run.options.judges.length * run.options.n;
+  const judgeMeans = cellJudges.map((j) => ({
+    judge: j,
+    mean: mean(scored.filter((s) => s.judge === j).map((s) => s.score as number)),
+  }));
+  const coverage = runCoverage(run.options.judges, run.totalTasks, samples);
+  const failures = groupFailures(samples);
+  const unpriced = run.options.unpriced ?? [];
 
   return (
     <div className="space-y-4">
@@ -71,9 +81,24 @@ export default async function RunPage({ params, searchParams }: Props) {
         criteria
         {run.error && <span className="ml-2 text-red-700">{run.error}</span>}
       </p>
+      <p className="-mt-2 text-sm">
+        Coverage: <CoverageLine coverage={coverage} testId="run-coverage" />
+        {unpriced.length > 0 && (
+          <span className="ml-2 text-xs text-zinc-500" data-testid="run-unpriced">
+            cost unpriced for {unpriced.join(", ")} (no price in Settings)
+          </span>
+        )}
+      </p>
       <Card>
-        <LiveProgress runId={run.id} initial={live} />
+        <LiveProgress runId={run.id} initial={live} unpriced={unpriced.length > 0} />
       </Card>
+      {failures.length > 0 && (
+        <Card
+          title={`Failed samples: ${coverage.samples_failed} of ${coverage.samples_asked}, by judge and error (counted apart from every score)`}
+        >
+          <FailuresTable failures={failures} />
+        </Card>
+      )}
       <Card
         title={`Verdicts (${results.length} of ${cases.length * criteria.length} case × criterion cells)`}
       >
@@ -88,7 +113,7 @@ export default async function RunPage({ params, searchParams }: Props) {
       {selected && selCriterion && (
         <div id="cell">
           <Card
-            title={`${selCase?.name} · ${selected.criterionId}: ${cellSamples.length} samples from ${cellJudges.length} judge${cellJudges.length === 1 ? "" : "s"}`}
+            title={`${selCase?.name} · ${selected.criterionId}: ${scored.length} of ${askedSamples} samples answered, from ${cellJudges.length} of ${askedJudges} judge${askedJudges === 1 ? "" : "s"}${failedInCell ? ` · ${failedInCell} failed (not shown in the chart)` : ""}`}
           >
             {selCriterion.type === "llm" && scored.length > 0 && (
               <SpreadChart

@@ -4,11 +4,14 @@ import { Card, EmptyState, PageTitle } from "@/components/ui/card";
 import { TableHead } from "@/components/ui/table-head";
 import { getDb } from "@/db/client";
 import { getRunResults, listRuns } from "@/db/queries/runs";
+import type { Coverage } from "@/lib/judging/aggregate";
 import { compareRuns } from "@/lib/runs/compare";
 
 type Props = { searchParams: Promise<{ a?: string; b?: string }> };
 
 const f = (x: number | null) => (x === null ? "—" : x.toFixed(2));
+const cov = (c: Coverage | null) =>
+  c ? `${c.judges_answered}/${c.judges_asked} · ${c.samples_answered}/${c.samples_asked}` : "—";
 
 export default async function ComparePage({ searchParams }: Props) {
   await connection();
@@ -24,7 +27,7 @@ export default async function ComparePage({ searchParams }: Props) {
       <option value="">choose a run</option>
       {runs.map((r) => (
         <option key={r.id} value={r.id}>
-          {r.id} · {r.suiteName} · {r.status}
+          {r.id} · {r.suiteName} · {r.status.replaceAll("_", " ")}
         </option>
       ))}
     </select>
@@ -57,6 +60,15 @@ export default async function ComparePage({ searchParams }: Props) {
                 "Δ",
                 "Verdict",
                 { label: "Spread A / B", title: "mean within-judge std of the samples" },
+                {
+                  label: "Answered A / B",
+                  title:
+                    "judges answered/asked · samples answered/asked, in each run (failed samples are not scored)",
+                },
+                {
+                  label: "Consensus A / B",
+                  title: "a consensus level needs two judges or more that answered",
+                },
               ]}
             />
             <tbody>
@@ -79,6 +91,19 @@ export default async function ComparePage({ searchParams }: Props) {
                   </td>
                   <td>
                     {f(c.spreadA)} / {f(c.spreadB)}
+                  </td>
+                  <td
+                    data-testid="compare-coverage"
+                    className={
+                      [c.coverageA, c.coverageB].some((x) => x && x.samples_answered < x.samples_asked)
+                        ? "text-orange-800"
+                        : ""
+                    }
+                  >
+                    {cov(c.coverageA)} / {cov(c.coverageB)}
+                  </td>
+                  <td className="text-xs">
+                    {c.agreementA ?? "—"} / {c.agreementB ?? "—"}
                   </td>
                 </tr>
               ))}

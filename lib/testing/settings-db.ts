@@ -1,0 +1,26 @@
+// A database file whose stored settings enable the providers a test calls, as a user does in Settings:
+// no provider is callable by default (the mock one included), and `jury` refuses judges it cannot call.
+import { createDb } from "@/db/client";
+import { defaultSettings, type Settings } from "../settings/schema";
+import { writeSettings } from "../settings/store";
+
+type ProviderId = keyof Settings["providers"];
+
+/** Settings with these providers enabled (their models unchanged). */
+export function settingsEnabling(providers: ProviderId[], base: Settings = defaultSettings): Settings {
+  const p = { ...base.providers };
+  for (const id of providers) p[id] = { ...p[id], enabled: true };
+  return { ...base, providers: p };
+}
+
+/** Creates (or opens) the database file and stores settings enabling `providers` (default: local). */
+export function enableProviders(
+  file: string,
+  providers: ProviderId[] = ["local"],
+  patch: (s: Settings) => Settings = (s) => s,
+): string {
+  const db = createDb(file);
+  writeSettings(db, patch(settingsEnabling(providers)));
+  db.$client.close();
+  return file;
+}
