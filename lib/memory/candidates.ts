@@ -1,5 +1,6 @@
 import { allMemories, probeFts, type ScoredMemory, searchMemoriesFts } from "@/db/queries/memories";
 import type { SqlDb as Db } from "@/db/sqlite";
+import { readEnv } from "../env/registry";
 import { buildMatchExpression, queryTokens } from "./fts-query";
 
 export type RetrievalMode = "auto" | "search";
@@ -29,7 +30,7 @@ export function retrieveCandidates(
     candidates: keywordScan(db, q.collection, tokens, q.mode, q.poolSize),
     engine: "keyword" as const,
   });
-  if (process.env.JURY_DISABLE_FTS5 === "1" || ftsState.get(db) === false) return keyword();
+  if (readEnv("JURY_DISABLE_FTS5") || ftsState.get(db) === false) return keyword();
   const match = buildMatchExpression(tokens, { columns: q.mode === "auto" ? ["title", "tags"] : undefined });
   if (!match) return { candidates: [], engine: "fts5" };
   // No probe first (the hook pays for every statement): the search itself tells whether FTS5 is there.
@@ -54,7 +55,7 @@ const FTS_MISSING = /no such (module: fts5|table: memories_fts)/i;
 
 const ftsState = new WeakMap<Db, boolean>();
 export function ftsAvailable(db: Db): boolean {
-  if (process.env.JURY_DISABLE_FTS5 === "1") return false;
+  if (readEnv("JURY_DISABLE_FTS5")) return false;
   let ok = ftsState.get(db);
   if (ok === undefined) {
     ok = probeFts(db);
