@@ -18,6 +18,18 @@ if (!existsSync(entry)) {
   );
   process.exit(2);
 }
+if (hook && (args.includes("--help") || args.includes("-h"))) {
+  process.stdout.write(`Usage: jury memory retrieve < hook-input.json
+
+Claude Code's UserPromptSubmit hook: reads the hook's JSON on stdin (prompt, transcript_path, …),
+prints a <memory-context> block of the memories that qualify (nothing when none does), always
+exits 0 and never writes to stderr: problems go to the hook log (JURY_HOOK_LOG, else jury-hook.log
+beside the database). It answers within JURY_HOOK_BUDGET_MS (default 8000 ms).
+
+Environment: JURY_DB, JURY_MEMORY_COLLECTION (default "default"), JURY_HOOK_BUDGET_MS, JURY_HOOK_LOG
+`);
+  process.exit(0);
+}
 if (hook) {
   const { exports, saveCodeCache } = requireWithCodeCache(entry);
   // runHook never rejects (it logs its errors and answers 0); the catch keeps the contract anyway
