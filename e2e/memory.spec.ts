@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { SettingsPage } from "./pages/settings-page";
 import { StudyPage } from "./pages/study-page";
 
 test("the example study: example labels, BM25 and a judge with their path mix, a relabel with its history and undo, a fresh annotation", async ({
@@ -52,7 +53,14 @@ test("the example study: example labels, BM25 and a judge with their path mix, a
   await page.goto("/memory/shop-api");
   await expect(study.precisionOf(study.row("BM25 · auto"))).toHaveText(before);
 
-  // a judge configuration, run from the UI against the scripted OpenAI-compatible server
+  // a judge configuration, run from the UI against the scripted OpenAI-compatible server: its
+  // provider must be enabled first (no provider is by default; a judge that cannot be called is refused)
+  const settings = new SettingsPage(page);
+  await settings.goto();
+  await settings.field("providers.local.enabled").check();
+  await settings.save();
+  await expect(settings.status()).toHaveText("Saved.");
+  await page.goto("/memory/shop-api");
   const judged = await study.runExperiment("single", "local:judge-model");
   await expect(judged).toContainText("single judge · auto · top 3 · pool 15");
   await expect(judged.getByTestId("path-mix")).toContainText(/judge answered \d+ of \d+ queries asked/);

@@ -17,6 +17,7 @@ import { errorMessage } from "@/lib/errors";
 import { startExperimentInBackground } from "@/lib/memory/background";
 import { BM25_RUN_DEPTH } from "@/lib/memory/experiment";
 import { importStudyFolder } from "@/lib/memory/import";
+import { judgeProblems, preflightError } from "@/lib/providers/preflight";
 import { readSettings } from "@/lib/settings/store";
 import { wrongShape } from "@/lib/validations/form-data";
 import { annotateSchema, collectionSchema, experimentFormSchema } from "@/lib/validations/memory";
@@ -125,7 +126,14 @@ export async function startExperiment(
     c.kind === "bm25"
       ? { ...c, model: undefined, poolSize: BM25_RUN_DEPTH, depth: BM25_RUN_DEPTH }
       : { ...c, model: c.model };
-  const id = startExperimentInBackground(db, collection, config, readSettings(db));
+  // the judge must be callable (provider enabled, key or base URL set): refuse before anything is stored
+  const settings = readSettings(db);
+  const problems = config.model ? judgeProblems([config.model], settings) : [];
+  if (problems.length)
+    return actionFailed(preflightError(problems, "No experiment started").message, {
+      model: problems.map((p) => p.message).join("; "),
+    });
+  const id = startExperimentInBackground(db, collection, config, settings);
   revalidatePath(`/memory/${collection}`);
   return { ok: true, data: { id } };
 }

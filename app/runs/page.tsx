@@ -8,6 +8,7 @@ import { getDb } from "@/db/client";
 import { getMedianLatencyByJudge, getProgressByRun, listRuns } from "@/db/queries/runs";
 import { loadProjectCriteria } from "@/lib/criteria/load";
 import { suiteSummaries } from "@/lib/runs/suite-summaries";
+import { enabledJudges } from "@/lib/settings/providers";
 import { readSettings } from "@/lib/settings/store";
 
 export default async function RunsPage() {
@@ -34,7 +35,11 @@ export default async function RunsPage() {
       </PageTitle>
       <Card>
         <RunsWorkbench
-          suites={suiteSummaries(loadProjectCriteria())}
+          suites={suiteSummaries(loadProjectCriteria(), {
+            db,
+            judges: enabledJudges(settings),
+            temperature: settings.judging.temperature,
+          })}
           settings={settings}
           latencyMsByJudge={getMedianLatencyByJudge(db)}
         />

@@ -1,6 +1,6 @@
 import { TableHead } from "@/components/ui/table-head";
 import { budgetWarningText } from "@/lib/judging/budget";
-import { ASSUMED_LATENCY_MS, estimateRun, type SuiteSummary } from "@/lib/runs/estimate";
+import { ASSUMED_LATENCY_MS, callsText, estimateRun, type SuiteSummary } from "@/lib/runs/estimate";
 
 type Props = {
   suite: SuiteSummary | undefined;
@@ -9,37 +9,72 @@ type Props = {
   prices: Record<string, { inputPerMTok: number; outputPerMTok: number }>;
   concurrency: number;
   latencyMsByJudge: Record<string, number>;
+  /** the run's temperature: cached answers count only at the temperature they were given at */
+  temperature?: number;
 };
 
 const fmtTime = (s: number) => (s < 90 ? `${Math.round(s)} s` : `${(s / 60).toFixed(1)} min`);
 
-/** Seed 004's cost table for the chosen suite and judges, with the chosen N highlighted. */
-export function EstimateTable({ suite, judges, n, prices, concurrency, latencyMsByJudge }: Props) {
+/**
+ * Seed 004's cost table for the chosen suite and judges, with the chosen N highlighted. Calls the
+ * response cache already holds are counted apart and cost nothing; a judge with no price makes the
+ * cost "unpriced", never $0.
+ */
+export function EstimateTable({
+  suite,
+  judges,
+  n,
+  prices,
+  concurrency,
+  latencyMsByJudge,
+  temperature,
+}: Props) {
   if (!suite) return <p className="text-sm text-zinc-500">Choose a suite to see the estimate.</p>;
   const ns = [...new Set([1, 3, 5, Number.isFinite(n) ? n : 3])]
     .filter((x) => x >= 1 && x <= 10)
     .sort((a, b) => a - b);
   const measured = judges.filter((j) => latencyMsByJudge[j] !== undefined);
-  const { warnings } = estimateRun(suite, judges, 1, prices, concurrency);
+  const at = (k: number) => estimateRun(suite, judges, k, prices, concurrency, latencyMsByJudge, temperature);
+  const { warnings } = at(1);
+  const current = Number.isFinite(n) && n >= 1 && n <= 10 ? at(n) : undefined;
   return (
     <div data-testid="estimate" className="mb-4 text-sm">
       <table className="w-full text-left tabular-nums">
-        <TableHead columns={["N", "Calls", "Input tokens", "Output tokens", "Est. cost", "Est. time"]} />
+        <TableHead
+          columns={[
+            "N",
+            "Calls",
+            { label: "Cached", title: "answers already in the response cache: no call, no cost" },
+            "To call",
+            "Input tokens",
+            "Output tokens",
+            { label: "Est. cost", title: "of the calls to make only" },
+            "Est. time",
+          ]}
+        />
         <tbody>
           {ns.map((k) => {
-            const e = estimateRun(suite, judges, k, prices, concurrency, latencyMsByJudge);
-            const current = k === n;
+            const e = at(k);
+            const isCurrent = k === n;
             return (
               <tr
                 key={k}
-                className={current ? "bg-indigo-50 font-medium" : ""}
-                data-testid={current ? "estimate-current" : undefined}
+                className={isCurrent ? "bg-indigo-50 font-medium" : ""}
+                data-testid={isCurrent ? "estimate-current" : undefined}
               >
                 <td>{k}</td>
-                <td data-testid={current ? "estimate-calls" : undefined}>{e.calls.toLocaleString()}</td>
+                <td data-testid={isCurrent ? "estimate-calls" : undefined}>{e.calls.toLocaleString()}</td>
+                <td data-testid={isCurrent ? "estimate-cached" : undefined}>
+                  {e.cachedCalls.toLocaleString()}
+                </td>
+                <td data-testid={isCurrent ? "estimate-to-call" : undefined}>
+                  {e.callsToMake.toLocaleString()}
+                </td>
                 <td>~{e.inputTokens.toLocaleString()}</td>
                 <td>~{e.outputTokens.toLocaleString()}</td>
-                <td>{e.costUsd === null ? "unpriced" : `~$${e.costUsd.toFixed(e.costUsd < 1 ? 4 : 2)}`}</td>
+                <td data-testid={isCurrent ? "estimate-cost" : undefined}>
+                  {e.costUsd === null ? "unpriced" : `~$${e.costUsd.toFixed(e.costUsd < 1 ? 4 : 2)}`}
+                </td>
                 <td>~{fmtTime(e.seconds)}</td>
               </tr>
             );
@@ -47,16 +82,22 @@ export function EstimateTable({ suite, judges, n, prices, concurrency, latencyMs
         </tbody>
       </table>
       <p className="mt-1 text-xs text-zinc-500">
+        {current && <span data-testid="estimate-summary">{callsText(current)}. </span>}
         {suite.cases} cases × {suite.llmCriteria} LLM criteria × {judges.length} judge
         {judges.length === 1 ? "" : "s"} × N
         {suite.deterministicCriteria
           ? ` (+${suite.cases * suite.deterministicCriteria} deterministic checks, no calls)`
           : ""}
-        . Tokens from prompt length ÷ 4; time assumes{" "}
+        . Tokens from prompt length ÷ 4, for the calls to make; time assumes{" "}
         {measured.length ? "each judge's median latency so far" : `${ASSUMED_LATENCY_MS / 1000} s per call`}{" "}
         at concurrency {concurrency}.
-        {estimateRun(suite, judges, 1, prices, concurrency).unpricedJudges.length > 0 &&
-          ` No price for ${estimateRun(suite, judges, 1, prices, concurrency).unpricedJudges.join(", ")}: add one in Settings.`}
+        {current && current.unpricedJudges.length > 0 && (
+          <span data-testid="estimate-unpriced">
+            {" "}
+            No price for {current.unpricedJudges.join(", ")}: the cost is unpriced until you add one in
+            Settings.
+          </span>
+        )}
       </p>
       {warnings.length > 0 && (
         <div data-testid="estimate-warnings" className="mt-1 text-xs text-amber-700">

@@ -45,6 +45,7 @@ export function RunsWorkbench({ suites, settings, latencyMsByJudge }: Props) {
               prices={draft.prices}
               concurrency={draft.judging.concurrency}
               latencyMsByJudge={latencyMsByJudge}
+              temperature={draft.judging.temperature}
             />
           )}
         />
@@ -134,6 +135,7 @@ export function RunsWorkbench({ suites, settings, latencyMsByJudge }: Props) {
             prices={settings.prices}
             concurrency={settings.judging.concurrency}
             latencyMsByJudge={latencyMsByJudge}
+            temperature={settings.judging.temperature}
           />
           <div className="flex items-center gap-3">
             <button

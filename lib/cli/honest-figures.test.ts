@@ -205,3 +205,40 @@ describe("a panel of two judges where one always answers 500", () => {
     expect(r.code).toBe(allPassed ? 0 : 1);
   });
 });
+
+describe("preflight for a memory experiment", () => {
+  it("a judge configuration whose provider is disabled or has no key is refused before anything is stored (exit 2)", async () => {
+    const db = dbFile(["local", "openai"]);
+    const root = path.resolve(__dirname, "../..");
+    const imp = await jury(
+      ["memory", "import-study", path.join(root, "examples/memory-study"), "--collection", "s"],
+      db,
+    );
+    expect(imp.code, imp.stderr).toBe(0);
+    const before = server.requests.length;
+    const noKey = await jury(
+      ["memory", "experiment", "--collection", "s", "--kind", "single", "--model", "openai:gpt-5-mini"],
+      db,
+    );
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain("openai:gpt-5-mini: OPENAI_API_KEY is not set");
+    const disabled = await jury(
+      [
+        "memory",
+        "experiment",
+        "--collection",
+        "s",
+        "--kind",
+        "dual_strict",
+        "--model",
+        "google:gemini-2.5-flash",
+      ],
+      db,
+    );
+    expect(disabled.code).toBe(2);
+    expect(disabled.stderr).toContain("google:gemini-2.5-flash: the google provider is disabled in Settings");
+    expect(server.requests.length).toBe(before);
+    expect(rows(db, "select count(*) as n from experiments")[0].n).toBe(0);
+    expect(rows(db, "select count(*) as n from jobs")[0].n).toBe(0);
+  });
+});

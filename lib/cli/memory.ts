@@ -140,6 +140,10 @@ export async function memoryCommand(argv: string[]): Promise<number> {
         const e = getExperiment(db, values.resume);
         if (!e) throw new JuryError("usage", `No experiment "${values.resume}"`);
         if (e.status === "done") throw new JuryError("usage", `Experiment ${e.id} is already done`);
+        if (e.config.kind !== "bm25" && e.config.model)
+          (await import("../providers/preflight")).assertJudgesReady([e.config.model], readSettings(db), {
+            what: `Experiment ${e.id} not resumed`,
+          });
         const status = await executeExperiment(db, e.id, {
           collection: e.collection,
           config: e.config,
@@ -209,6 +213,11 @@ export async function memoryCommand(argv: string[]): Promise<number> {
         n: int("n", values.n, 1, 10),
         includeBody: Boolean(values.body),
       };
+      // the judge must be callable (provider enabled, key or base URL set) before anything is stored
+      if (config.model)
+        (await import("../providers/preflight")).assertJudgesReady([config.model], settings, {
+          what: "No experiment started",
+        });
       const id = await runExperiment(db, {
         collection,
         config,

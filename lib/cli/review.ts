@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { readEnv } from "../env/registry";
 import { JuryError } from "../errors";
 
 export const REVIEW_HELP = `Usage: jury review --criteria <file|text> (--repo <path> --base <rev> [--head <rev>] | --diff <file>) [options]
@@ -42,14 +43,9 @@ the judge; JUDGE_MAX_PER_HOUR (default 20); JURY_CLAUDE_PROJECTS_DIR.
 Skipped runs: --meta outcome=infra_failure or outcome=timeout are not judged.
 `;
 
-/** JUDGE_ENABLED, strictly: true/false, 1/0, yes/no (any case); unset or blank is undefined. */
+/** JUDGE_ENABLED, strictly (true/false, 1/0, yes/no; anything else exits 2); unset or blank is undefined. */
 export function judgeEnabledEnv(env: Record<string, string | undefined> = process.env): boolean | undefined {
-  const raw = env.JUDGE_ENABLED;
-  if (raw === undefined || raw.trim() === "") return undefined;
-  const v = raw.trim().toLowerCase();
-  if (["true", "1", "yes"].includes(v)) return true;
-  if (["false", "0", "no"].includes(v)) return false;
-  throw new JuryError("usage", `JUDGE_ENABLED=${JSON.stringify(raw)} must be true, false, 1, 0, yes or no`);
+  return readEnv("JUDGE_ENABLED", env);
 }
 
 export async function reviewCommand(argv: string[]): Promise<number> {
@@ -170,7 +166,8 @@ export async function reviewCommand(argv: string[]): Promise<number> {
     ? (values.judges
         ?.split(",")
         .map((s) => s.trim())
-        .filter(Boolean) ?? (process.env.JUDGE_MODEL ? [process.env.JUDGE_MODEL] : enabledJudges(settings)))
+        .filter(Boolean) ??
+      (readEnv("JUDGE_MODEL") ? [readEnv("JUDGE_MODEL") as string] : enabledJudges(settings)))
     : [];
   if (judgeOn && judges.length === 0)
     throw new JuryError(

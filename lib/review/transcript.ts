@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { readEnv } from "../env/registry";
 import { dataBlock } from "../judging/prompt";
 
 /**
@@ -14,7 +15,7 @@ import { dataBlock } from "../judging/prompt";
 /** How much of a transcript's end is read: sessions grow to many megabytes. */
 export const TRANSCRIPT_TAIL_BYTES = 8 * 1024 * 1024;
 /** The folder Claude Code keeps its sessions in, one sub-folder per project. */
-export const CLAUDE_PROJECTS_ENV = "JURY_CLAUDE_PROJECTS_DIR";
+export const CLAUDE_PROJECTS_ENV = "JURY_CLAUDE_PROJECTS_DIR" as const;
 
 export type TranscriptCommand = { command: string; description?: string; result?: string; isError?: boolean };
 

@@ -11,15 +11,28 @@ export type SuiteSummary = {
   meanPromptChars: number;
   /** case fields over the per-field budget (sent cut, with a truncation marker) */
   warnings?: BudgetWarning[];
+  /**
+   * Calls already in the response cache, per judge: `cached[judge][i]` is how many case × LLM
+   * criterion prompts have sample i cached (at `cachedTemperature`). A run takes those from the cache.
+   */
+  cached?: Record<string, number[]>;
+  cachedTemperature?: number;
   error?: string;
 };
 
 export type RunEstimate = {
+  /** every call the run plans */
   calls: number;
+  /** of them, answered from the response cache: free and instant */
+  cachedCalls: number;
+  /** of them, the calls that reach a model (and cost) */
+  callsToMake: number;
+  /** tokens of the calls to make */
   inputTokens: number;
   outputTokens: number;
-  /** null when a judge has no price in the price table */
+  /** the calls to make, priced; null when a judge with calls to make has no price in the table */
   costUsd: number | null;
+  /** judges with calls to make and no price */
   unpricedJudges: string[];
   seconds: number;
   /** case fields over the per-field budget: the judge gets them cut, with a truncation marker */
@@ -30,7 +43,17 @@ export type RunEstimate = {
 export const ASSUMED_OUTPUT_TOKENS = 80;
 export const ASSUMED_LATENCY_MS = 2000;
 
-/** Seed 004's cost table, per run: calls = cases × LLM criteria × judges × N. */
+/** Calls of one judge at N samples that the cache already holds. */
+function cachedFor(s: SuiteSummary, judge: string, n: number, temperature?: number): number {
+  if (!s.cached || (temperature !== undefined && temperature !== s.cachedTemperature)) return 0;
+  return (s.cached[judge] ?? []).slice(0, n).reduce((a, b) => a + b, 0);
+}
+
+/**
+ * Seed 004's cost table, per run: calls = cases × LLM criteria × judges × N, of which those in the
+ * response cache are counted apart ("40 cached, 80 to call") and only the calls to make are priced
+ * and timed. `temperature`: the run's; the cache counts hold only at the temperature they were taken at.
+ */
 export function estimateRun(
   s: SuiteSummary,
   judges: string[],
@@ -38,30 +61,45 @@ export function estimateRun(
   prices: Record<string, Price>,
   concurrency: number,
   latencyMsByJudge: Record<string, number> = {},
+  temperature?: number,
 ): RunEstimate {
   const perJudge = s.cases * s.llmCriteria * n;
   const calls = perJudge * judges.length;
   const inPerCall = Math.ceil(s.meanPromptChars / 4);
   let cost = 0;
+  let cachedCalls = 0;
   const unpriced: string[] = [];
   for (const j of judges) {
+    const toMake = perJudge - Math.min(perJudge, cachedFor(s, j, n, temperature));
+    cachedCalls += perJudge - toMake;
+    if (toMake === 0) continue;
     const p = prices[j];
     if (!p) {
       if (!j.startsWith("mock:")) unpriced.push(j);
       continue;
     }
-    cost += costOf(p, perJudge * inPerCall, perJudge * ASSUMED_OUTPUT_TOKENS);
+    cost += costOf(p, toMake * inPerCall, toMake * ASSUMED_OUTPUT_TOKENS);
   }
+  const callsToMake = calls - cachedCalls;
   const latency = judges.length
     ? Math.max(...judges.map((j) => latencyMsByJudge[j] ?? ASSUMED_LATENCY_MS))
     : 0;
   return {
     calls,
-    inputTokens: calls * inPerCall,
-    outputTokens: calls * ASSUMED_OUTPUT_TOKENS,
+    cachedCalls,
+    callsToMake,
+    inputTokens: callsToMake * inPerCall,
+    outputTokens: callsToMake * ASSUMED_OUTPUT_TOKENS,
     costUsd: unpriced.length ? null : cost,
     unpricedJudges: unpriced,
-    seconds: Math.ceil(calls / Math.max(1, concurrency)) * (latency / 1000),
+    seconds: Math.ceil(callsToMake / Math.max(1, concurrency)) * (latency / 1000),
     warnings: s.llmCriteria > 0 ? (s.warnings ?? []) : [],
   };
+}
+
+/** "40 cached, 80 to call" (or just the count when nothing is cached). */
+export function callsText(e: Pick<RunEstimate, "calls" | "cachedCalls" | "callsToMake">): string {
+  return e.cachedCalls > 0
+    ? `${e.cachedCalls.toLocaleString("en-US")} cached, ${e.callsToMake.toLocaleString("en-US")} to call`
+    : `${e.calls.toLocaleString("en-US")} to call`;
 }

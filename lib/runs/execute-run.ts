@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import type { Db } from "@/db/client";
 import {
@@ -25,7 +24,10 @@ import { getOrInsert } from "../map-utils";
 import { costOf } from "../pricing";
 import { getModel } from "../providers/get-model";
 import type { Settings } from "../settings/schema";
+import { judgeCacheKey } from "./cache-key";
 import { finalizeRun } from "./finalize-run";
+
+export { judgeCacheKey };
 
 export type ExecuteProgress = {
   completed: number;
@@ -66,22 +68,6 @@ export async function executeRun(db: Db, runId: string, opts: ExecuteOptions): P
     { signal: opts.signal, heartbeatMs: opts.cancelPollMs ?? 250 },
   );
   return status;
-}
-
-/**
- * The response cache's key for one call: the judge, the exact messages and schema, the temperature
- * and the sample index (N samples of one prompt are N different calls). Estimates use it to count
- * the calls a run would take from the cache.
- */
-export function judgeCacheKey(
-  judge: string,
-  req: JudgeRequest,
-  temperature: number,
-  sampleIndex: number,
-): string {
-  return createHash("sha256")
-    .update(JSON.stringify([judge, req.system, req.prompt, temperature, req.schema, sampleIndex]))
-    .digest("hex");
 }
 
 async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobContext): Promise<RunStatus> {

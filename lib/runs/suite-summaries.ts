@@ -1,10 +1,27 @@
+import type { Db } from "@/db/client";
+import { getCachedResponse } from "@/db/queries/runs";
 import type { CriteriaRegistry } from "../criteria/registry";
 import { type BudgetWarning, buildJudgePrompt, maxFieldChars, oversizeFields } from "../judging/prompt";
 import { discoverSuites, loadSuite, outputFile, readOutputFile } from "../suites/load-suite";
+import type { TestCase } from "../suites/schema";
+import { judgeCacheKey } from "./cache-key";
 import type { SuiteSummary } from "./estimate";
 
-/** What the start form needs to estimate a run, per discovered suite. Outputs from HTTP are not fetched here. */
-export function suiteSummaries(registry: CriteriaRegistry): SuiteSummary[] {
+const isHttp = (c: TestCase) =>
+  typeof c.output === "object" && c.output !== null && !Array.isArray(c.output) && "http" in c.output;
+
+/** Where to count cached calls: the database, the judges and the temperature a run would use. */
+export type CacheProbe = { db: Db; judges: readonly string[]; temperature: number };
+
+/** Samples are cached in order: counting stops at a judge's first miss for a prompt (never over-counts). */
+const MAX_SAMPLES = 10;
+
+/**
+ * What the start form needs to estimate a run, per discovered suite: sizes, prompt length, budget
+ * warnings and, given a cache probe, how many calls each judge would take from the response cache.
+ * Outputs from HTTP are not fetched here (their calls count as not cached).
+ */
+export function suiteSummaries(registry: CriteriaRegistry, probe?: CacheProbe): SuiteSummary[] {
   return discoverSuites().map(({ dir, name }) => {
     try {
       const suite = loadSuite(dir);
@@ -14,6 +31,9 @@ export function suiteSummaries(registry: CriteriaRegistry): SuiteSummary[] {
       let count = 0;
       const budget = maxFieldChars();
       const warnings: BudgetWarning[] = [];
+      const cached: Record<string, number[]> = Object.fromEntries(
+        (probe?.judges ?? []).map((j) => [j, Array<number>(MAX_SAMPLES).fill(0)]),
+      );
       for (const c of suite.cases) {
         const output =
           typeof c.output === "string"
@@ -32,6 +52,12 @@ export function suiteSummaries(registry: CriteriaRegistry): SuiteSummary[] {
           });
           chars += req.system.length + req.prompt.length;
           count++;
+          if (probe && !isHttp(c))
+            for (const j of probe.judges)
+              for (let i = 0; i < MAX_SAMPLES; i++) {
+                if (!getCachedResponse(probe.db, judgeCacheKey(j, req, probe.temperature, i))) break;
+                cached[j][i]++;
+              }
         }
       }
       return {
@@ -42,6 +68,7 @@ export function suiteSummaries(registry: CriteriaRegistry): SuiteSummary[] {
         deterministicCriteria: det.length,
         meanPromptChars: count ? chars / count : 0,
         warnings,
+        ...(probe ? { cached, cachedTemperature: probe.temperature } : {}),
       };
     } catch (err) {
       return {

@@ -48,3 +48,34 @@ describe("startRun preflight", () => {
     d.close();
   });
 });
+
+describe("startExperiment preflight", () => {
+  it("a judge model whose provider has no key: refused with a field error on the model; no experiment stored", async () => {
+    const { createDb } = await import("@/db/client");
+    const { importStudyFolder } = await import("@/lib/memory/import");
+    const d = createDb(db);
+    importStudyFolder(d, path.resolve("examples/memory-study"), "s");
+    d.$client.close();
+    const { startExperiment } = await import("@/app/actions/memory");
+    const r = await startExperiment(
+      null,
+      form([
+        ["collection", "s"],
+        ["kind", "single"],
+        ["mode", "auto"],
+        ["topK", "3"],
+        ["poolSize", "15"],
+        ["n", "1"],
+        ["model", "openai:gpt-5-mini"],
+      ]),
+    );
+    expect(r).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("openai:gpt-5-mini: OPENAI_API_KEY is not set"),
+      fieldErrors: { model: "openai:gpt-5-mini: OPENAI_API_KEY is not set" },
+    });
+    const check = new Database(db, { readonly: true });
+    expect(check.prepare("select count(*) from experiments").pluck().get()).toBe(0);
+    check.close();
+  });
+});

@@ -7,9 +7,11 @@ import { getJob } from "@/db/queries/jobs";
 import { listStudyQueries } from "@/db/queries/study";
 import { recoverJobs } from "@/lib/jobs/recover";
 import { importStudyFolder } from "@/lib/memory/import";
+import { writeSettings } from "@/lib/settings/store";
 import { tempDir } from "@/lib/testing/fixtures";
 import { runJury, spawnJury } from "@/lib/testing/run-jury";
 import { type ScriptedServer, startScriptedServer } from "@/lib/testing/scripted-server";
+import { settingsEnabling } from "@/lib/testing/settings-db";
 
 const root = path.resolve(__dirname, "../..");
 let server: ScriptedServer;
@@ -24,6 +26,7 @@ it("SIGKILL during a memory experiment: recovered as interrupted, resumed withou
   const dbFile = path.join(tempDir(), "jury.db");
   const db = createDb(dbFile);
   importStudyFolder(db, path.join(root, "examples/memory-study"), "s");
+  writeSettings(db, settingsEnabling(["local"])); // the judge's provider must be enabled
   const planned = listStudyQueries(db, "s").length;
   const env = { JURY_DB: dbFile, JURY_LOCAL_BASE_URL: server.baseURL };
   const args = ["memory", "experiment", "--collection", "s", "--kind", "single", "--model", "local:judge"];
