@@ -451,3 +451,121 @@ export const judgeEvents = sqliteTable(
 );
 
 export type Review = typeof reviews.$inferSelect;
+
+// ─── Agreement: human labels on verdicts, imported judgments, pairwise audits ─
+// A person's label on a run's case × criterion (the gold a judge is measured against). One row per
+// case × criterion holds the label now; every change (and every undo) is kept in the history.
+export const verdictLabelSources = ["human", "import", "undo"] as const;
+
+export const verdictLabels = sqliteTable(
+  "verdict_labels",
+  {
+    runId: text()
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    caseId: text().notNull(),
+    criterionId: text().notNull(),
+    passed: integer({ mode: "boolean" }).notNull(),
+    /** a score on the criterion's scale, where it has one; null: pass/fail only */
+    score: real(),
+    source: text({ enum: ["human", "import"] }).notNull(),
+    /** who labelled it, as they gave their name (the dashboard has no accounts); null: not said */
+    labeller: text(),
+    note: text(),
+    updatedAt: integer({ mode: "timestamp_ms" })
+      .notNull()
+      .$defaultFn(() => new Date()),
+  },
+  (t) => [uniqueIndex("verdict_labels_run_case_criterion_idx").on(t.runId, t.caseId, t.criterionId)],
+);
+
+/** Every change to a verdict label: the label after and before it, where it came from and when. */
+export const verdictLabelHistory = sqliteTable(
+  "verdict_label_history",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    runId: text()
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    caseId: text().notNull(),
+    criterionId: text().notNull(),
+    /** the label after the change; null when the label was removed */
+    passed: integer({ mode: "boolean" }),
+    score: real(),
+    /** the label before it; null when there was none */
+    previousPassed: integer({ mode: "boolean" }),
+    previousScore: real(),
+    source: text({ enum: verdictLabelSources }).notNull(),
+    labeller: text(),
+    at: integer({ mode: "timestamp_ms" })
+      .notNull()
+      .$defaultFn(() => new Date()),
+  },
+  (t) => [index("verdict_label_history_run_idx").on(t.runId, t.caseId, t.criterionId, t.at)],
+);
+
+/**
+ * A set of judgments measured against gold labels: imported (TREC qrels, LLMBar, Jury's JSONL) or
+ * made by Jury's pairwise runner. `options` holds the scale (for weighted κ), the binary cut, the
+ * files it came from and their checksums.
+ */
+export const agreementSetKinds = ["trec", "llmbar", "jsonl", "pairwise"] as const;
+export type AgreementSetKind = (typeof agreementSetKinds)[number];
+
+export const agreementSets = sqliteTable(
+  "agreement_sets",
+  {
+    id: text().primaryKey(),
+    kind: text({ enum: agreementSetKinds }).notNull(),
+    name: text().notNull(),
+    options: text({ mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    createdAt: integer({ mode: "timestamp_ms" })
+      .notNull()
+      .$defaultFn(() => new Date()),
+  },
+  (t) => [index("agreement_sets_created_at_idx").on(t.createdAt)],
+);
+
+/** One item of a set with its gold label (null: no gold) and what was judged (input, outputs). */
+export const agreementItems = sqliteTable(
+  "agreement_items",
+  {
+    setId: text()
+      .notNull()
+      .references(() => agreementSets.id, { onDelete: "cascade" }),
+    itemId: text().notNull(),
+    position: integer().notNull(),
+    gold: real(),
+    data: text({ mode: "json" }).$type<Record<string, unknown>>(),
+  },
+  (t) => [uniqueIndex("agreement_items_set_item_idx").on(t.setId, t.itemId)],
+);
+
+/**
+ * One judge's answer on one item. `order`: "" for a pointwise label; "original" or "swapped" for a
+ * pairwise judgment, whose `label` is the winner in the item's own numbering (1, 2; 0 a tie).
+ * `label` null: the judge gave no usable answer (unparsable, or failed): counted, never guessed.
+ */
+export const agreementJudgments = sqliteTable(
+  "agreement_judgments",
+  {
+    setId: text()
+      .notNull()
+      .references(() => agreementSets.id, { onDelete: "cascade" }),
+    itemId: text().notNull(),
+    judge: text().notNull(),
+    order: text().notNull().default(""),
+    label: real(),
+    raw: text(),
+    error: text(),
+    inputTokens: integer().notNull().default(0),
+    outputTokens: integer().notNull().default(0),
+    costUsd: real(),
+  },
+  (t) => [uniqueIndex("agreement_judgments_set_item_judge_order_idx").on(t.setId, t.itemId, t.judge, t.order)],
+);
+
+export type VerdictLabel = typeof verdictLabels.$inferSelect;
+export type AgreementSet = typeof agreementSets.$inferSelect;
+export type AgreementItem = typeof agreementItems.$inferSelect;
+export type AgreementJudgment = typeof agreementJudgments.$inferSelect;
