@@ -12,7 +12,8 @@ import {
   YAxis,
 } from "recharts";
 
-export type DimensionDatum = { dimension: string; score: number; std: number; n: number };
+/** `std`: the cross-judge std, absent when fewer than two judges answered (no bar, never a zero). `n`: judges answered. */
+export type DimensionDatum = { dimension: string; score: number; std?: number; n: number };
 
 /** The panel's score per dimension, with the cross-judge std as error bars and the 0.7 pass line. */
 export function DimensionChart({ data }: { data: DimensionDatum[] }) {

@@ -1,8 +1,11 @@
 import { RawOutput } from "@/components/ui/raw-output";
 import type { Sample } from "@/lib/domain";
 
-/** Every sample of one case × criterion: score, reasoning, raw output, latency, tokens, cost, error. */
-export function SampleList({ samples }: { samples: Sample[] }) {
+/**
+ * Every sample of one case × criterion: score, reasoning, raw output, latency, tokens, cost, error.
+ * `unpriced`: judges with no price when the run was planned: their cost shows "unpriced", never $0.
+ */
+export function SampleList({ samples, unpriced = [] }: { samples: Sample[]; unpriced?: string[] }) {
   if (samples.length === 0) return <p className="text-sm text-zinc-500">No samples finished yet.</p>;
   return (
     <ol className="space-y-2" data-testid="sample-list">
@@ -16,11 +19,11 @@ export function SampleList({ samples }: { samples: Sample[] }) {
             <span>
               {s.inputTokens} in / {s.outputTokens} out tokens
             </span>
-            <span>${s.costUsd.toFixed(5)}</span>
+            <span>{unpriced.includes(s.judge) && !s.cached ? "unpriced" : `$${s.costUsd.toFixed(5)}`}</span>
             {s.attempts > 1 && <span>{s.attempts} attempts</span>}
             {s.cached && <span className="rounded bg-zinc-100 px-1">cached</span>}
           </div>
-          {s.error && <p className="mt-1 text-red-700">Error: {s.error}</p>}
+          {s.error && <p className="mt-1 text-red-700">Failed (not scored): {s.error}</p>}
           {s.reasoning && (
             <p className="mt-1 whitespace-pre-wrap" data-testid="sample-reasoning">
               {s.reasoning}

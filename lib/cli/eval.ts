@@ -194,7 +194,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     };
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } else {
-    printSummary(runId, status, cases, results, coverage, failures);
+    printSummary(runId, status, cases, results, coverage, failures, samples, run.options.unpriced ?? []);
   }
   if (status === "interrupted") {
     reported = true;
@@ -232,6 +232,8 @@ function printSummary(
   results: ReturnType<typeof getRunResults>,
   coverage: RunCoverage,
   failures: FailureGroup[],
+  samples: { costUsd: number }[],
+  unpriced: string[],
 ): void {
   const rows = [
     ["case", "criterion", "score", "threshold", "result", "judges", "samples", "consensus", "review"],
@@ -270,6 +272,7 @@ function printSummary(
     "",
     `run ${runId} ${statusLabel(status)}: ${passed} of ${results.length} case × criterion verdicts passed`,
     `coverage: ${coverageText(coverage)}`,
+    `cost: ${costText(samples, unpriced)}`,
   ];
   if (failures.length) {
     out.push("failures (by judge and kind):");
@@ -280,3 +283,9 @@ function printSummary(
 }
 
 const statusLabel = (s: string) => s.replaceAll("_", " ");
+
+/** "$0.0123", or with judges that have no price "$0.0123 + unpriced (local:b)": never $0 for an unknown cost. */
+function costText(samples: { costUsd: number }[], unpriced: string[]): string {
+  const usd = `$${samples.reduce((a, s) => a + s.costUsd, 0).toFixed(4)}`;
+  return unpriced.length ? `${usd} + unpriced (${unpriced.join(", ")}: no price in Settings)` : usd;
+}

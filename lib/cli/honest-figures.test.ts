@@ -166,6 +166,9 @@ describe("a panel of two judges where one always answers 500", () => {
     expect(t.stdout).toMatch(/correctness\s+\S+\s+5\s+\S+\s+1 of 2\s+2 of 4 \(2 failed\)\s+single judge/);
     expect(t.stdout).toContain("coverage: 1 of 2 judges answered · 10 of 18 samples (8 failed)");
     expect(t.stdout).toMatch(/local:b\s+HTTP 500\s+×8/);
+    // no price for either judge: the cost is not $0, it is unknown
+    expect(t.stdout).toContain("cost: $0.0000 + unpriced (local:a, local:b: no price in Settings)");
+    expect(out.unpriced_judges).toEqual(["local:a", "local:b"]);
     expect(t.stdout).not.toMatch(/STRONG|GOOD|PARTIAL|LOW/);
   });
 

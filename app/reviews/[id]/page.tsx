@@ -79,14 +79,14 @@ export default async function ReviewPage({ params }: Props) {
       {j ? (
         <div className="grid gap-4 md:grid-cols-2">
           <Card
-            title={`Dimensions (${j.judges.length} judge${j.judges.length === 1 ? "" : "s"} × N = ${j.n}, ${j.mode})`}
+            title={`Dimensions (${j.judges.length} judge${j.judges.length === 1 ? "" : "s"} × N = ${j.n}, ${j.mode}${record.coverage ? `; ${record.coverage.judges_answered} of ${record.coverage.judges_asked} judges answered, ${record.coverage.samples_answered} of ${record.coverage.samples_asked} samples` : ""})`}
           >
             <DimensionChart
               data={DIMENSIONS.map((d) => ({
                 dimension: d,
                 score: j.dimensions[d],
-                std: j.consensus[d]?.cross_model_std ?? 0,
-                n: j.judges.length,
+                std: j.consensus[d]?.cross_model_std ?? undefined,
+                n: j.consensus[d]?.coverage?.judges_answered ?? j.judges.length,
               }))}
             />
             <table className="mt-2 w-full text-sm tabular-nums" data-testid="dimensions-table">

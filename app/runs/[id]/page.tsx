@@ -135,7 +135,7 @@ export default async function RunPage({ params, searchParams }: Props) {
                 {selCase?.output}
               </pre>
             </details>
-            <SampleList samples={cellSamples} />
+            <SampleList samples={cellSamples} unpriced={unpriced} />
           </Card>
         </div>
       )}
