@@ -46,6 +46,80 @@ test.describe("settings", () => {
     await expect(s.field("endpoints.0.name")).toHaveCount(0);
   });
 
+  test("a failed save keeps every field as typed, puts the error beside the field and focuses the first; what is ticked is what is saved", async ({
+    page,
+  }) => {
+    // its own server and database: this test saves
+    const port = 3197;
+    const db = path.resolve(SCRATCH_DIR, "form-state", "jury.db");
+    fs.rmSync(path.dirname(db), { recursive: true, force: true });
+    const app = await startApp({ port, db });
+    try {
+      const s = new SettingsPage(page);
+      const open = async () => {
+        await page.goto(`http://127.0.0.1:${port}/settings`);
+        await expect(s.root).toBeVisible();
+      };
+      await open();
+      // edits of every kind of control, then two invalid fields: N, and a price left empty
+      await s.field("providers.local.enabled").check();
+      await s.field("memoryJudge.dual_verification").check();
+      await s.field("memoryJudge.modes.auto.verification").selectOption("lenient");
+      await s.fill("judging.temperature", "0.3");
+      await s.fill("judging.samples", "11");
+      await s.price(0, "inputPerMTok").fill("");
+      await s.save();
+      await expect(s.status()).toContainText("Nothing saved: 2 fields need fixing.");
+      // each error under its field; focus on the first one in the page's order
+      await expect(s.error("judging.samples")).toHaveText(/at most 10/);
+      await expect(s.field("judging.samples")).toHaveAttribute("aria-describedby", "judging.samples-error");
+      await expect(s.priceError("openai:gpt-5-mini", "inputPerMTok")).toBeVisible();
+      await expect(s.field("judging.samples")).toBeFocused();
+      // nothing typed or ticked was reset
+      const kept = async (samples: string) => {
+        await expect(s.field("providers.local.enabled")).toBeChecked();
+        await expect(s.field("memoryJudge.dual_verification")).toBeChecked();
+        await expect(s.field("memoryJudge.modes.auto.verification")).toHaveValue("lenient");
+        await expect(s.field("judging.temperature")).toHaveValue("0.3");
+        await expect(s.field("judging.samples")).toHaveValue(samples);
+      };
+      await kept("11");
+      await expect(s.price(0, "inputPerMTok")).toHaveValue("");
+
+      // fix N: the price is now the first invalid field, and takes focus
+      await s.fill("judging.samples", "4");
+      await s.save();
+      await expect(s.status()).toContainText("Nothing saved: 1 field needs fixing.");
+      await expect(s.error("judging.samples")).toHaveCount(0);
+      await expect(s.price(0, "inputPerMTok")).toBeFocused();
+      await kept("4");
+
+      await s.price(0, "inputPerMTok").fill("0.5");
+      await s.save();
+      await expect(s.status()).toHaveText("Saved.");
+      await kept("4"); // a successful save resets nothing either
+      await open();
+      await kept("4");
+      await expect(s.price(0, "inputPerMTok")).toHaveValue("0.5");
+
+      // and the other way: unticked after a failed save is unticked when saved
+      await s.field("providers.local.enabled").uncheck();
+      await s.fill("judging.temperature", "9");
+      await s.save();
+      await expect(s.error("judging.temperature")).toHaveText(/≤ 2/);
+      await expect(s.field("judging.temperature")).toBeFocused();
+      await expect(s.field("providers.local.enabled")).not.toBeChecked();
+      await s.fill("judging.temperature", "0.3");
+      await s.save();
+      await expect(s.status()).toHaveText("Saved.");
+      await open();
+      await expect(s.field("providers.local.enabled")).not.toBeChecked();
+      await expect(s.field("memoryJudge.dual_verification")).toBeChecked();
+    } finally {
+      await stopApp(app);
+    }
+  });
+
   test("an endpoint shows which key variable it sends, and to which URL", async ({ page }) => {
     const s = new SettingsPage(page);
     await s.goto();

@@ -5,7 +5,7 @@ import type { ReactNode } from "react";
 export type FieldProps = { id: string; label: string; error?: string; hint?: ReactNode };
 
 const inputClass =
-  "w-full rounded border border-zinc-300 bg-white px-2 py-1 text-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 aria-[invalid=true]:border-red-500";
+  "w-full min-w-0 rounded border border-zinc-300 bg-white px-2 py-1 text-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 aria-[invalid=true]:border-red-500";
 
 export function FieldError({ id, error }: { id: string; error?: string }) {
   if (!error) return null;
@@ -24,7 +24,7 @@ function Labelled({ id, label, error, hint, children }: FieldProps & { children:
         {label}
       </label>
       {children}
-      {hint && <p className="mt-1 text-xs text-zinc-500">{hint}</p>}
+      {hint && <p className="mt-1 text-xs text-zinc-600">{hint}</p>}
       <FieldError id={id} error={error} />
     </div>
   );
@@ -82,16 +82,22 @@ export function TextField({
   );
 }
 
+/**
+ * A checkbox bound to the draft. The form never resets its controls (settings-form.tsx submits
+ * without a form action), so what is shown ticked is what the draft, and the save, hold.
+ */
 export function Toggle({
   id,
   label,
   checked,
   onChange,
+  error,
 }: {
   id: string;
   label: ReactNode;
   checked: boolean;
   onChange: (v: boolean) => void;
+  error?: string;
 }) {
   return (
     <label htmlFor={id} className="inline-flex items-center gap-2 text-sm">
@@ -99,8 +105,10 @@ export function Toggle({
         id={id}
         name={id}
         type="checkbox"
-        className="h-4 w-4 accent-indigo-600"
+        className="h-4 w-4 shrink-0 accent-indigo-600"
         checked={checked}
+        aria-invalid={Boolean(error)}
+        aria-describedby={error ? `${id}-error` : undefined}
         onChange={(e) => onChange(e.currentTarget.checked)}
       />
       {label}
@@ -167,11 +175,12 @@ export function ModelList({
                 className={inputClass}
                 value={m}
                 aria-invalid={Boolean(error)}
+                aria-describedby={error ? `${fid}-error` : undefined}
                 onChange={(e) => onChange(models.map((x, j) => (j === i ? e.currentTarget.value : x)))}
               />
               <button
                 type="button"
-                className="rounded px-2 text-sm text-zinc-500 hover:bg-zinc-100"
+                className="rounded px-2 text-sm text-zinc-600 hover:bg-zinc-100"
                 aria-label={`Remove model ${m || i + 1}`}
                 onClick={() => onChange(models.filter((_, j) => j !== i))}
               >

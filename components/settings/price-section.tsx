@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { ScrollTable } from "@/components/ui/scroll-table";
 import type { Settings } from "@/lib/settings/schema";
 import { FieldError } from "./fields";
 
@@ -11,6 +12,13 @@ type Props = {
 };
 
 type Row = { model: string; inputPerMTok: number; outputPerMTok: number };
+
+const cell =
+  "w-full min-w-0 rounded border border-zinc-300 px-2 py-1 text-sm aria-[invalid=true]:border-red-500";
+
+/** An empty price box stays empty (and fails validation beside it), never a silent 0. */
+const num = (v: string) => (v.trim() === "" ? Number.NaN : Number(v));
+const shown = (n: number) => (Number.isFinite(n) ? n : "");
 
 /** Prices are edited as rows and written back as a record keyed by `provider:model`. */
 export function PriceSection({ value, set, err }: Props) {
@@ -26,90 +34,98 @@ export function PriceSection({ value, set, err }: Props) {
       ),
     );
   };
-  const cell = "w-full rounded border border-zinc-300 px-2 py-1 text-sm";
+  const edit = (i: number, patch: Partial<Row>) =>
+    commit(rows.map((x, j) => (j === i ? { ...x, ...patch } : x)));
   return (
     <fieldset>
       <legend className="mb-2 text-sm font-semibold">
         Prices for cost estimates (USD per million tokens)
       </legend>
-      <table className="w-full text-sm">
-        <thead>
-          <tr className="text-left text-xs text-zinc-500">
-            <th className="font-medium">Judge (provider:model)</th>
-            <th className="font-medium">Input</th>
-            <th className="font-medium">Output</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place
-            <tr key={i}>
-              <td className="pr-2">
-                <input
-                  aria-label="Judge"
-                  className={cell}
-                  value={r.model}
-                  onChange={(e) =>
-                    commit(rows.map((x, j) => (j === i ? { ...x, model: e.currentTarget.value } : x)))
-                  }
-                />
-                <FieldError id={`prices.${r.model}`} error={err(`prices.${r.model}`)} />
-              </td>
-              <td className="pr-2">
-                <input
-                  aria-label="Input price"
-                  type="number"
-                  step="any"
-                  className={cell}
-                  value={r.inputPerMTok}
-                  onChange={(e) =>
-                    commit(
-                      rows.map((x, j) =>
-                        j === i ? { ...x, inputPerMTok: Number(e.currentTarget.value) } : x,
-                      ),
-                    )
-                  }
-                />
-                <FieldError
-                  id={`prices.${r.model}.inputPerMTok`}
-                  error={err(`prices.${r.model}.inputPerMTok`)}
-                />
-              </td>
-              <td className="pr-2">
-                <input
-                  aria-label="Output price"
-                  type="number"
-                  step="any"
-                  className={cell}
-                  value={r.outputPerMTok}
-                  onChange={(e) =>
-                    commit(
-                      rows.map((x, j) =>
-                        j === i ? { ...x, outputPerMTok: Number(e.currentTarget.value) } : x,
-                      ),
-                    )
-                  }
-                />
-                <FieldError
-                  id={`prices.${r.model}.outputPerMTok`}
-                  error={err(`prices.${r.model}.outputPerMTok`)}
-                />
-              </td>
-              <td>
-                <button
-                  type="button"
-                  className="px-2 text-zinc-500 hover:text-red-700"
-                  aria-label={`Remove price for ${r.model}`}
-                  onClick={() => commit(rows.filter((_, j) => j !== i))}
-                >
-                  ×
-                </button>
-              </td>
+      <ScrollTable label="Prices">
+        <table className="w-full min-w-[22rem] text-sm">
+          <thead>
+            <tr className="text-left text-xs text-zinc-600">
+              <th scope="col" className="font-medium">
+                Judge (provider:model)
+              </th>
+              <th scope="col" className="w-24 font-medium">
+                Input
+              </th>
+              <th scope="col" className="w-24 font-medium">
+                Output
+              </th>
+              <th scope="col">
+                <span className="sr-only">Remove</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((r, i) => {
+              const key = `prices.${r.model}`;
+              const errors = {
+                model: err(key),
+                input: err(`${key}.inputPerMTok`),
+                output: err(`${key}.outputPerMTok`),
+              };
+              return (
+                // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place
+                <tr key={i} className="align-top">
+                  <td className="pb-1">
+                    <input
+                      id={`prices.${i}.model`}
+                      aria-label={`Judge of price row ${i + 1}`}
+                      className={cell}
+                      value={r.model}
+                      aria-invalid={Boolean(errors.model)}
+                      aria-describedby={errors.model ? `${key}-error` : undefined}
+                      onChange={(e) => edit(i, { model: e.currentTarget.value })}
+                    />
+                    <FieldError id={key} error={errors.model} />
+                  </td>
+                  <td className="pb-1">
+                    <input
+                      id={`prices.${i}.inputPerMTok`}
+                      aria-label={`Input price of ${r.model || `row ${i + 1}`}`}
+                      type="number"
+                      step="any"
+                      className={cell}
+                      value={shown(r.inputPerMTok)}
+                      aria-invalid={Boolean(errors.input)}
+                      aria-describedby={errors.input ? `${key}.inputPerMTok-error` : undefined}
+                      onChange={(e) => edit(i, { inputPerMTok: num(e.currentTarget.value) })}
+                    />
+                    <FieldError id={`${key}.inputPerMTok`} error={errors.input} />
+                  </td>
+                  <td className="pb-1">
+                    <input
+                      id={`prices.${i}.outputPerMTok`}
+                      aria-label={`Output price of ${r.model || `row ${i + 1}`}`}
+                      type="number"
+                      step="any"
+                      className={cell}
+                      value={shown(r.outputPerMTok)}
+                      aria-invalid={Boolean(errors.output)}
+                      aria-describedby={errors.output ? `${key}.outputPerMTok-error` : undefined}
+                      onChange={(e) => edit(i, { outputPerMTok: num(e.currentTarget.value) })}
+                    />
+                    <FieldError id={`${key}.outputPerMTok`} error={errors.output} />
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className="px-2 text-zinc-600 hover:text-red-700"
+                      aria-label={`Remove price for ${r.model || `row ${i + 1}`}`}
+                      onClick={() => commit(rows.filter((_, j) => j !== i))}
+                    >
+                      ×
+                    </button>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </ScrollTable>
       <button
         type="button"
         className="mt-2 text-xs text-indigo-700 hover:underline"

@@ -141,6 +141,7 @@ function EndpointList({ value, set, err, presentKeys = [] }: Props) {
                 </span>
               }
               checked={Boolean(e.apiKeyEnv)}
+              error={err(`endpoints.${i}.apiKeyEnv`)}
               onChange={(v) => set(`endpoints.${i}.apiKeyEnv`, v ? endpointKeyEnv(e.name) : "")}
             />
             <FieldError id={`endpoints.${i}.apiKeyEnv`} error={err(`endpoints.${i}.apiKeyEnv`)} />

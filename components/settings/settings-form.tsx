@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useEffect, useState } from "react";
+import { type FormEvent, startTransition, useActionState, useEffect, useRef, useState } from "react";
 import { type SaveSettingsState, saveSettings } from "@/app/actions/settings";
 import type { Settings } from "@/lib/settings/schema";
 import { JudgingSection } from "./judging-section";
@@ -35,12 +35,34 @@ export function SettingsForm({
   const [state, action, pending] = useActionState<SaveSettingsState, FormData>(saveSettings, null);
   const [dirty, setDirty] = useState(false);
 
+  const formRef = useRef<HTMLFormElement>(null);
+  const statusRef = useRef<HTMLOutputElement>(null);
+
   useEffect(() => {
-    if (state?.ok) {
+    if (!state) return;
+    if (state.ok) {
       setDirty(false);
       onSaved?.();
+      return;
     }
+    // the first field that failed, in the order the form shows them; else the message itself
+    const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (first) {
+      first.focus();
+      first.scrollIntoView({ block: "center" });
+    } else statusRef.current?.focus();
   }, [state, onSaved]);
+
+  /**
+   * Submitted by hand, not as `<form action>`: React resets a form after its action, and a reset puts
+   * every checkbox and select back to how the page first drew it while the draft (what the next save
+   * sends) keeps the edit: shown unticked, saved ticked. Here nothing resets; the draft is the truth.
+   */
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget);
+    startTransition(() => action(data));
+  };
 
   const set = (path: string, v: unknown) => {
     const next = updateAt(draft, path, v);
@@ -53,7 +75,7 @@ export function SettingsForm({
   const err = (path: string) => fieldErrors[path];
 
   return (
-    <form action={action} className="space-y-6" data-testid="settings-form">
+    <form ref={formRef} onSubmit={onSubmit} noValidate className="space-y-6" data-testid="settings-form">
       {!state && nStored > 0 && (
         <p role="alert" data-testid="settings-stored-problems" className="text-sm text-amber-800">
           The stored settings have {nStored} value{nStored === 1 ? "" : "s"} this version does not accept
@@ -73,7 +95,7 @@ export function SettingsForm({
       {sections.includes("judging") && <JudgingSection value={draft} set={set} err={err} />}
       {sections.includes("memoryJudge") && <MemoryJudgeSection value={draft} set={set} err={err} />}
       {sections.includes("prices") && <PriceSection value={draft} set={set} err={err} />}
-      <div className="sticky bottom-0 flex items-center gap-3 border-t border-zinc-200 bg-white py-3">
+      <div className="sticky bottom-0 z-10 flex flex-wrap items-center gap-x-3 gap-y-1 border-t border-zinc-200 bg-white py-3">
         <button
           type="submit"
           disabled={pending}
@@ -82,11 +104,17 @@ export function SettingsForm({
         >
           {pending ? "Saving…" : "Save settings"}
         </button>
-        <output data-testid="settings-status" className="text-sm" aria-live="polite">
+        <output
+          ref={statusRef}
+          tabIndex={-1}
+          data-testid="settings-status"
+          className="text-sm focus:outline-none"
+          aria-live="polite"
+        >
           {state?.ok && !dirty && <span className="text-green-700">Saved.</span>}
           {state && !state.ok && <span className="text-red-700">{state.error}</span>}
           {dirty && !pending && !(state && !state.ok) && (
-            <span className="text-zinc-500">Unsaved changes</span>
+            <span className="text-zinc-600">Unsaved changes</span>
           )}
         </output>
       </div>

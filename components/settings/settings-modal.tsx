@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { type ReactNode, useCallback, useRef, useState } from "react";
+import { ScrollTable } from "@/components/ui/scroll-table";
 import type { Settings } from "@/lib/settings/schema";
 import { SettingsForm } from "./settings-form";
 
@@ -27,25 +28,35 @@ export function SettingsModal({
       >
         Judge settings
       </button>
+      {/* fits a 390 px phone: the dialog is at most the viewport, its body scrolls, the save bar sticks */}
       <dialog
         ref={ref}
         data-testid="settings-modal"
-        aria-label="Judge settings"
-        className="m-auto w-full max-w-3xl rounded-lg p-0 shadow-xl backdrop:bg-black/30"
+        aria-labelledby="settings-modal-title"
+        className="m-auto h-fit max-h-[calc(100dvh-1rem)] w-[calc(100vw-1rem)] max-w-3xl flex-col overflow-hidden rounded-lg p-0 shadow-xl backdrop:bg-black/30 open:flex"
       >
-        <div className="flex items-center justify-between border-b border-zinc-200 px-4 py-2">
-          <h2 className="font-semibold">Judge settings</h2>
+        <div className="flex shrink-0 items-center justify-between border-b border-zinc-200 px-4 py-2">
+          <h2 id="settings-modal-title" className="font-semibold">
+            Judge settings
+          </h2>
           <button
             type="button"
             aria-label="Close"
-            className="px-2 text-zinc-500"
+            className="rounded px-2 text-lg text-zinc-600 hover:bg-zinc-100"
             onClick={() => ref.current?.close()}
           >
             ×
           </button>
         </div>
-        <div className="max-h-[75vh] overflow-y-auto px-4 pt-4">
-          {renderEstimate?.(draft)}
+        <div
+          className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-4 pt-4"
+          data-testid="settings-modal-body"
+        >
+          {renderEstimate && (
+            <ScrollTable label="Estimate" className="mb-4">
+              {renderEstimate(draft)}
+            </ScrollTable>
+          )}
           <SettingsForm
             initial={initial}
             sections={["providers", "judging"]}

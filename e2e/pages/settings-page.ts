@@ -24,6 +24,16 @@ export class SettingsPage {
     await this.field(path).fill(value);
   }
 
+  /** The input or output price box of the i-th row of the price table. */
+  price(i: number, which: "inputPerMTok" | "outputPerMTok") {
+    return this.field(`prices.${i}.${which}`);
+  }
+
+  /** The error shown under a price, by the judge it prices. */
+  priceError(judge: string, which: "inputPerMTok" | "outputPerMTok") {
+    return this.error(`prices.${judge}.${which}`);
+  }
+
   async save() {
     await this.root.getByTestId("settings-save").click();
   }
