@@ -13,15 +13,23 @@ export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>
-        <header className="border-b border-zinc-200 bg-white">
-          <div className="mx-auto flex max-w-6xl items-center gap-6 px-4 py-2">
-            <Link href="/" className="text-lg font-semibold tracking-tight">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-30 focus:rounded focus:bg-white focus:px-3 focus:py-1.5 focus:text-sm focus:shadow"
+        >
+          Skip to content
+        </a>
+        <header className="relative border-b border-zinc-200 bg-white">
+          <div className="mx-auto flex max-w-6xl items-center justify-between gap-6 px-4 py-2 sm:justify-start">
+            <Link href="/" className="shrink-0 text-lg font-semibold tracking-tight">
               ⚖︎ Jury
             </Link>
             <Nav />
           </div>
         </header>
-        <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
+        <main id="main" className="mx-auto max-w-6xl px-4 py-6">
+          {children}
+        </main>
       </body>
     </html>
   );

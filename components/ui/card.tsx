@@ -10,7 +10,10 @@ export function Card({
   testId?: string;
 }) {
   return (
-    <section data-testid={testId} className="rounded-lg border border-zinc-200 bg-white p-4 shadow-sm">
+    <section
+      data-testid={testId}
+      className="min-w-0 rounded-lg border border-zinc-200 bg-white p-4 shadow-sm"
+    >
       {title && <h2 className="mb-3 text-sm font-semibold text-zinc-700">{title}</h2>}
       {children}
     </section>
@@ -39,8 +42,8 @@ export function EmptyState({
 
 export function PageTitle({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
   return (
-    <div className="mb-4 flex items-center justify-between gap-4">
-      <h1 className="text-xl font-semibold">{children}</h1>
+    <div className="mb-4 flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
+      <h1 className="min-w-0 break-words text-xl font-semibold">{children}</h1>
       {actions}
     </div>
   );
