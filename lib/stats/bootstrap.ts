@@ -165,3 +165,39 @@ export function signFlipPValue(
   }
   return { ...base, p: (count + 1) / (iterations + 1), exact: false };
 }
+
+export type StatCI = { value: number | null; low: number | null; high: number | null; n: number };
+
+/**
+ * Percentile bootstrap CI of any statistic over items (κ, weighted κ, alpha, a ratio): the items are
+ * resampled with replacement `iterations` times (default 2000) and the statistic recomputed on each
+ * resample. A resample where the statistic is undefined (null or NaN, e.g. κ when every item fell in
+ * one category) is left out; when more than half are, there is no interval (low and high null).
+ * Deterministic for a given seed (DEFAULT_SEED by default).
+ */
+export function bootstrapStatCI<T>(
+  items: readonly T[],
+  stat: (sample: readonly T[]) => number | null,
+  opts: BootstrapOptions = {},
+): StatCI {
+  const { iterations = 2000, confidence = 0.95, seed = DEFAULT_SEED } = opts;
+  checkIterations(iterations);
+  if (!(confidence > 0 && confidence < 1))
+    throw new RangeError(`confidence must be in (0, 1), got ${confidence}`);
+  const n = items.length;
+  const point = n === 0 ? null : stat(items);
+  const value = point === null || Number.isNaN(point) ? null : point;
+  if (n === 0 || value === null) return { value, low: null, high: null, n };
+  const rng = mulberry32(seed);
+  const values: number[] = [];
+  const sample: T[] = new Array(n);
+  for (let it = 0; it < iterations; it++) {
+    for (let i = 0; i < n; i++) sample[i] = items[Math.floor(rng() * n)];
+    const v = stat(sample);
+    if (v !== null && !Number.isNaN(v)) values.push(v);
+  }
+  if (values.length * 2 < iterations) return { value, low: null, high: null, n };
+  values.sort((a, b) => a - b);
+  const alpha = 1 - confidence;
+  return { value, low: quantileSorted(values, alpha / 2), high: quantileSorted(values, 1 - alpha / 2), n };
+}

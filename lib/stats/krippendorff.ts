@@ -64,3 +64,50 @@ export function krippendorffAlphaInterval(units: (number | null | undefined)[][]
 
   return { alpha: 1 - ((n - 1) * observed) / expected, pairable: n };
 }
+
+/**
+ * Krippendorff's alpha with the nominal metric (delta = 0 when two values are equal, 1 otherwise),
+ * from the coincidence matrix of the same paper:
+ *
+ *   o_ck = sum_u (number of ordered pairs (c, k) in u) / (m_u - 1),  n_c = sum_k o_ck
+ *   alpha = 1 - (n - 1) * sum_{c != k} o_ck / sum_{c != k} n_c * n_k
+ *
+ * Values may be numbers, strings or booleans (compared with ===). Missing: null or undefined (and
+ * non-finite numbers). Same `null` rules as the interval version.
+ */
+export function krippendorffAlphaNominal(
+  units: (number | string | boolean | null | undefined)[][],
+): KrippendorffResult {
+  const present = (v: unknown): v is number | string | boolean =>
+    v !== null && v !== undefined && (typeof v !== "number" || Number.isFinite(v));
+  const coincidence = new Map<string, Map<string, number>>();
+  const add = (c: string, k: string, w: number) => {
+    let row = coincidence.get(c);
+    if (!row) {
+      row = new Map();
+      coincidence.set(c, row);
+    }
+    row.set(k, (row.get(k) ?? 0) + w);
+  };
+  let n = 0;
+  for (const unit of units) {
+    const values = unit.filter(present).map((v) => `${typeof v}:${String(v)}`);
+    const m = values.length;
+    if (m < 2) continue;
+    n += m;
+    for (let i = 0; i < m; i++)
+      for (let j = 0; j < m; j++) if (i !== j) add(values[i], values[j], 1 / (m - 1));
+  }
+  if (n < 2) return { alpha: null, pairable: n };
+  const totals = new Map<string, number>();
+  let observed = 0;
+  for (const [c, row] of coincidence)
+    for (const [k, o] of row) {
+      totals.set(c, (totals.get(c) ?? 0) + o);
+      if (c !== k) observed += o;
+    }
+  let expected = 0;
+  for (const [c, nc] of totals) for (const [k, nk] of totals) if (c !== k) expected += nc * nk;
+  if (expected <= 1e-12) return { alpha: null, pairable: n };
+  return { alpha: 1 - ((n - 1) * observed) / expected, pairable: n };
+}
