@@ -131,7 +131,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
       (warnings) => {
         for (const w of warnings) process.stderr.write(`warning: ${budgetWarningText(w)}\n`);
       },
-      { settings },
+      { settings, source: values.judges ? "--judges" : "the judges enabled in Settings" },
     );
   }
 

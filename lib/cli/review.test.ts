@@ -165,8 +165,8 @@ describe("jury review", () => {
       ["review", "--repo", repo, "--base", "main", "--criteria", "x", "--weights", "0.5,0.2,0.2,0.2"],
       { JURY_DB: db },
     );
-    expect(w.code).toBe(1);
-    expect(w.stderr).toMatch(/weights must sum to 1/);
+    expect(w.code).toBe(2); // a usage error naming the flag
+    expect(w.stderr).toMatch(/--weights "0.5,0.2,0.2,0.2": .*weights must sum to 1/);
     const rev = await jury(["review", "--repo", repo, "--base", "--upload-pack=x", "--criteria", "x"], {
       JURY_DB: db,
     });

@@ -3,6 +3,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { readEnv } from "../env/registry";
 import { JuryError } from "../errors";
+import { DIMENSIONS, parseWeights, type Weights } from "../review/judgment";
 
 export const REVIEW_HELP = `Usage: jury review --criteria <file|text> (--repo <path> --base <rev> [--head <rev>] | --diff <file>) [options]
 
@@ -48,6 +49,22 @@ export function judgeEnabledEnv(env: Record<string, string | undefined> = proces
   return readEnv("JUDGE_ENABLED", env);
 }
 
+/** `--weights c,s,q,k`: four numbers from 0 to 1 summing to 1, else a usage error naming the flag. */
+function weightsOption(raw: string): Weights {
+  const parts = raw.split(",").map((x) => x.trim());
+  const nums = parts.map(Number);
+  if (parts.length !== DIMENSIONS.length || nums.some((x, i) => parts[i] === "" || !Number.isFinite(x)))
+    throw new JuryError(
+      "usage",
+      `--weights takes ${DIMENSIONS.length} numbers (${DIMENSIONS.join(", ")}), like 0.4,0.2,0.2,0.2; got "${raw}"`,
+    );
+  try {
+    return parseWeights(Object.fromEntries(DIMENSIONS.map((d, i) => [d, nums[i]])));
+  } catch (err) {
+    throw new JuryError("usage", `--weights "${raw}": ${(err as Error).message}`);
+  }
+}
+
 export async function reviewCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
@@ -86,7 +103,7 @@ export async function reviewCommand(argv: string[]): Promise<number> {
   if (!values.criteria) throw new JuryError("usage", `--criteria is required\n\n${REVIEW_HELP}`);
   const fs = await import("node:fs");
   const { gatherContext } = await import("../review/context");
-  const { parseWeights, DIMENSIONS } = await import("../review/judgment");
+  const { DIMENSIONS } = await import("../review/judgment");
   const count = (name: string, v?: string) => {
     if (v === undefined) return undefined;
     const n = Number(v);
@@ -109,13 +126,7 @@ export async function reviewCommand(argv: string[]): Promise<number> {
     process.stderr.write(`Not judged: ${reason}.\n`);
     return 0;
   }
-  const weights = values.weights
-    ? parseWeights(
-        Object.fromEntries(
-          values.weights.split(",").map((x, i) => [DIMENSIONS[i] ?? `extra${i}`, Number(x)]),
-        ),
-      )
-    : undefined;
+  const weights = values.weights === undefined ? undefined : weightsOption(values.weights);
   const mechanical = values.mechanical === undefined ? undefined : Number(values.mechanical);
   if (mechanical !== undefined && !(mechanical >= 0 && mechanical <= 1))
     throw new JuryError("usage", `--mechanical must be between 0 and 1, got "${values.mechanical}"`);
@@ -175,7 +186,15 @@ export async function reviewCommand(argv: string[]): Promise<number> {
       "JUDGE_ENABLED is true but no judge is named: pass --judges, set JUDGE_MODEL, or enable one in Settings",
     );
   // refuse before anything is spent or written (the throttle's slot included)
-  if (judgeOn) assertJudgesReady(judges, settings, { what: "Not reviewed" });
+  if (judgeOn)
+    assertJudgesReady(judges, settings, {
+      what: "Not reviewed",
+      source: values.judges
+        ? "--judges"
+        : readEnv("JUDGE_MODEL")
+          ? "JUDGE_MODEL"
+          : "the judges enabled in Settings",
+    });
   const testsFailed = (context.testResults?.failed ?? 0) > 0;
   const judgeAllowed = !judgeOn
     ? ({

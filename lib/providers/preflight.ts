@@ -65,24 +65,32 @@ export function judgeProblems(
   return out;
 }
 
-/** The refusal: one error naming each judge and what it lacks. */
-export function preflightError(problems: readonly JudgeProblem[], what = "Nothing started"): JuryError {
+/**
+ * The refusal: one error naming each judge and what it lacks, and where the judges came from
+ * (`--judges`, `JUDGE_MODEL`, Settings) when the caller says.
+ */
+export function preflightError(
+  problems: readonly JudgeProblem[],
+  what = "Nothing started",
+  source?: string,
+): JuryError {
+  const n = problems.length === 1 ? "a judge cannot be called" : `${problems.length} judges cannot be called`;
   return new JuryError(
     "invalid:judges",
-    `${what}: ${problems.length === 1 ? "a judge cannot be called" : `${problems.length} judges cannot be called`}:\n${problems.map((p) => `  ${p.message}`).join("\n")}`,
+    `${what}: ${source ? `${source}: ` : ""}${n}:\n${problems.map((p) => `  ${p.message}`).join("\n")}`,
     { problems },
   );
 }
 
 /**
  * Refuses (throws `invalid:judges`, exit 2) unless every judge can be called: run it before
- * anything is written or spent.
+ * anything is written or spent. `source` names where the judges came from (`--judges`).
  */
 export function assertJudgesReady(
   judges: readonly string[],
   settings: Pick<Settings, "providers" | "endpoints">,
-  opts: { env?: Env; what?: string } = {},
+  opts: { env?: Env; what?: string; source?: string } = {},
 ): void {
   const problems = judgeProblems(judges, settings, opts.env);
-  if (problems.length) throw preflightError(problems, opts.what);
+  if (problems.length) throw preflightError(problems, opts.what, opts.source);
 }

@@ -185,11 +185,13 @@ export async function createRun(
   preflight?: {
     settings: Pick<Settings, "providers" | "endpoints">;
     env?: Record<string, string | undefined>;
+    /** where the judges came from, for the refusal (`--judges`) */
+    source?: string;
   },
 ): Promise<string> {
   // before any output is fetched or anything stored: a suite of deterministic checks calls no judge
   if (preflight && suite.criteria.some((r) => registry.criteria.get(r.id)?.type === "llm"))
-    assertJudgesReady(options.judges, preflight.settings, { env: preflight.env });
+    assertJudgesReady(options.judges, preflight.settings, { env: preflight.env, source: preflight.source });
   const { warnings, ...plan } = await planRun(suite, registry, options);
   if (warnings.length) onWarnings?.(warnings);
   insertRun(db, plan);
