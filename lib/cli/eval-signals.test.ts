@@ -70,8 +70,8 @@ describe("jury eval stopped by a signal while a deterministic criterion is stuck
     // resumable: with a short limit the resume finishes, each stuck task recorded as its timeout error
     const resumed = await jury(["eval", "--resume", String(run.id)], db, 200).out;
     expect(resumed.stderr).toContain("2 of 2 tasks to do");
-    expect(resumed.code).toBe(1); // both verdicts fail: their only sample is an error
-    expect(query(db, "select status from runs")).toEqual([{ status: "done" }]);
+    expect(resumed.code).toBe(3); // both verdicts rest on no answer: their only sample is an error
+    expect(query(db, "select status from runs")).toEqual([{ status: "done_with_failures" }]);
     expect(query(db, "select error from samples")).toEqual([
       { error: "deterministic criterion contains did not finish within 200 ms" },
       { error: "deterministic criterion contains did not finish within 200 ms" },
