@@ -54,6 +54,26 @@ export const deterministicCriterionSchema = z.object({
   function: z.string().regex(/^[A-Za-z_$][\w$]*$/, "the name of a function exported by logic.ts"),
 });
 
+/**
+ * A pairwise criterion: one input, two outputs, which is better (or a tie where `allow_tie`). It is
+ * not one of a suite's criteria (those score one output, see `criterionSchema`): `jury agreement
+ * pairwise` loads it with its items, judges each item in both orders (unless `both_orders` is false)
+ * and audits position bias (lib/agreement/pairwise.ts).
+ */
+export const pairwiseCriterionSchema = z.object({
+  id: base.id,
+  name: base.name,
+  version: base.version,
+  description: base.description,
+  type: z.literal("pairwise"),
+  prompt_template: z.string().min(20, "prompt_template is required for a pairwise criterion"),
+  allow_tie: z.boolean().default(false),
+  both_orders: z.boolean().default(true),
+  parameters: base.parameters,
+  tags: base.tags,
+});
+export type PairwiseCriterion = z.infer<typeof pairwiseCriterionSchema>;
+
 export const criterionSchema = z.discriminatedUnion(
   "type",
   [llmCriterionSchema, deterministicCriterionSchema],

@@ -1,0 +1,124 @@
+/**
+ * What the CLI and the dashboard call: read and validate an import's files, store the set in one
+ * transaction, and compute the figures of a set or of a labelled run.
+ */
+import { randomUUID } from "node:crypto";
+import type { Db } from "@/db/client";
+import {
+  getAgreementItems,
+  getAgreementJudgments,
+  getAgreementSet,
+  insertAgreementSet,
+} from "@/db/queries/agreement";
+import { listVerdictLabels } from "@/db/queries/labels";
+import { getRunById, getRunCases, getRunResults, getRunSamples } from "@/db/queries/runs";
+import { errorMessage, JuryError } from "../errors";
+import { readUtf8File } from "../read-text";
+import type { BootstrapOptions } from "../stats/bootstrap";
+import {
+  type ImportFile,
+  type ImportProblem,
+  type JsonlOptions,
+  type LlmbarOptions,
+  type ParsedImport,
+  parseJsonlImport,
+  parseLlmbarImport,
+  parseTrecImport,
+  type TrecOptions,
+  throwIfProblems,
+} from "./imports";
+import { type SetReport, setReport } from "./report";
+import { type RunAgreement, runAgreement } from "./run-agreement";
+
+/** Reads every file first: a file that cannot be read is a problem like any other, named. */
+export function readImportFiles(paths: readonly string[]): ImportFile[] {
+  const problems: ImportProblem[] = [];
+  const files = paths.map((p) => {
+    try {
+      return { name: p, text: readUtf8File(p) };
+    } catch (err) {
+      problems.push({
+        file: p,
+        line: null,
+        field: "(file)",
+        message: errorMessage(err).replace(`${p}: `, ""),
+      });
+      return { name: p, text: "" };
+    }
+  });
+  throwIfProblems(problems);
+  return files;
+}
+
+/** Stores a validated import and returns its id and report. */
+export function storeImport(
+  db: Db,
+  parsed: ParsedImport,
+  bootstrap?: BootstrapOptions,
+): { setId: string; report: SetReport } {
+  const setId = `${parsed.kind}-${randomUUID().slice(0, 8)}`;
+  insertAgreementSet(db, { id: setId, ...parsed });
+  return { setId, report: showSet(db, setId, bootstrap) as SetReport };
+}
+
+export function importTrec(db: Db, gold: string, judges: readonly string[], opts: TrecOptions = {}) {
+  const [g, ...j] = readImportFiles([gold, ...judges]);
+  return storeImport(db, parseTrecImport(g, j, opts));
+}
+
+export function importLlmbar(
+  db: Db,
+  dataset: string | null,
+  results: readonly string[],
+  opts: LlmbarOptions = {},
+) {
+  const files = readImportFiles(dataset ? [dataset, ...results] : results);
+  return storeImport(
+    db,
+    dataset ? parseLlmbarImport(files[0], files.slice(1), opts) : parseLlmbarImport(null, files, opts),
+  );
+}
+
+export function importJsonl(db: Db, file: string, opts: JsonlOptions = {}) {
+  const [f] = readImportFiles([file]);
+  return storeImport(db, parseJsonlImport(f, opts));
+}
+
+/** A stored set's report, or undefined when there is no such set. */
+export function showSet(db: Db, setId: string, bootstrap?: BootstrapOptions): SetReport | undefined {
+  const set = getAgreementSet(db, setId);
+  if (!set) return undefined;
+  return setReport(set, getAgreementItems(db, setId), getAgreementJudgments(db, setId), { bootstrap });
+}
+
+/** A run's agreement with its labels, or undefined when there is no such run. */
+export function showRunAgreement(
+  db: Db,
+  runId: string,
+  bootstrap?: BootstrapOptions,
+): RunAgreement | undefined {
+  const run = getRunById(db, { id: runId });
+  if (!run) return undefined;
+  return runAgreement(
+    runId,
+    getRunCases(db, { runId }),
+    getRunResults(db, { runId }),
+    getRunSamples(db, { runId }),
+    listVerdictLabels(db, runId),
+    { judges: run.options.judges, bootstrap },
+  );
+}
+
+export type AgreementShown = { kind: "set"; report: SetReport } | { kind: "run"; report: RunAgreement };
+
+/** A set id or a run id: its figures. An id that is neither is a usage error naming it. */
+export function showAgreement(db: Db, id: string, bootstrap?: BootstrapOptions): AgreementShown {
+  const set = showSet(db, id, bootstrap);
+  if (set) return { kind: "set", report: set };
+  const run = showRunAgreement(db, id, bootstrap);
+  if (run) return { kind: "run", report: run };
+  throw new JuryError(
+    "not_found",
+    `No import or run with id "${id}" (jury agreement list shows the imports and the labelled runs)`,
+  );
+}
