@@ -151,7 +151,8 @@ describe("run agreement", () => {
     const { db } = tempDb();
     const runId = seedRun(db);
     // 6 of 8 cells labelled: the run is labelled partly
-    HUMAN.forEach((l, i) => setVerdictLabel(db, { runId, caseId: CASES[i], criterionId: "helpful" }, l));
+    for (const [i, l] of HUMAN.entries())
+      setVerdictLabel(db, { runId, caseId: CASES[i], criterionId: "helpful" }, l);
     const shown = showAgreement(db, runId);
     expect(shown.kind).toBe("run");
     if (shown.kind !== "run") return;
