@@ -721,6 +721,8 @@ try {
   const mig = jury("migrate", ["db", "migrate"]);
   const me = await waitExit(mig, 60_000);
   if (me?.code !== 0) throw new Error(`jury db migrate failed: ${mig.stderrText}`);
+  // the judges a run calls must be enabled in Settings (no provider is by default, the mock included)
+  writeSettings(0.8);
   for (let n = 1; n <= trials; n++) {
     if (Date.now() > GLOBAL_DEADLINE) throw new Violation("the suite ran out of time");
     if (n % 2 === 1) await cliTrial(n);
