@@ -22,6 +22,10 @@ export function PanelStatsTable({ stats }: { stats: CriterionPanelStats[] }) {
           },
           { label: "Offset from panel", title: "Mean of (judge mean − panel mean) over cases" },
           "Cases",
+          {
+            label: "Samples answered",
+            title: "answered (failed samples are counted apart and never scored)",
+          },
         ]}
       />
       <tbody>
@@ -36,6 +40,10 @@ export function PanelStatsTable({ stats }: { stats: CriterionPanelStats[] }) {
               <td>{fmt(j.selfConsistency)}</td>
               <td>{j.meanOffset === null ? "—" : `${j.meanOffset >= 0 ? "+" : ""}${fmt(j.meanOffset)}`}</td>
               <td>{j.cases}</td>
+              <td className={j.samplesFailed ? "text-orange-800" : ""}>
+                {j.samplesAnswered} of {j.samplesAnswered + j.samplesFailed}
+                {j.samplesFailed > 0 && ` (${j.samplesFailed} failed)`}
+              </td>
             </tr>
           )),
         )}
