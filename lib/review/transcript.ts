@@ -160,7 +160,7 @@ export function claudeProjectsDir(
   flag?: string,
   env: Record<string, string | undefined> = process.env,
 ): string {
-  return flag ?? (env[CLAUDE_PROJECTS_ENV]?.trim() || path.join(os.homedir(), ".claude", "projects"));
+  return flag ?? readEnv(CLAUDE_PROJECTS_ENV, env) ?? path.join(os.homedir(), ".claude", "projects");
 }
 
 /**
