@@ -72,6 +72,7 @@ describe("pairwise criterion and the position-bias audit", () => {
     expect(first.accuracy.swapped.value).toBe((12 - ones) / 12);
     expect(first.accuracy.both.value).toBe(0);
     expect(first.inconsistent).toHaveLength(12);
+    expect([ones, first.accuracy.original.value, first.accuracy.swapped.value]).toEqual([8, 8 / 12, 4 / 12]);
     for (const f of [first.positionalAgreement, first.accuracy.original, first.accuracy.swapped])
       expect(f.low).not.toBeNull();
 
@@ -112,7 +113,7 @@ describe("pairwise criterion and the position-bias audit", () => {
     expect(a.pairwise!.accuracy.original.value).toBe(0);
     expect(a.pairwise!.accuracy.swapped.n).toBe(0);
     expect(a.pairwise!.positionalAgreement.n).toBe(0);
-    expect(a.unusable).toEqual(["1", "2", "3"]);
+    expect(a.unusable).toEqual(["p01", "p02", "p03"]);
   });
 
   it("refuses a judge that cannot be called before anything is stored", async () => {

@@ -126,11 +126,14 @@ export type PositionAudit = {
   };
   /** same winner in both orders (two ties agree; an unusable answer agrees with nothing) */
   positionalAgreement: Figure;
-  /** of the answers that named a winner, the share that named the output shown first (n: answers) */
+  /**
+   * of the answers that named a winner (ties and unusable answers left out), the share that named the
+   * output shown first; n counts answers (two per item judged in both orders), Wilson interval
+   */
   firstPositionWins: Figure;
   ties: { original: number; swapped: number };
   unusable: { original: number; swapped: number; both: number };
-  /** items whose winner changed with the order */
+  /** items judged in both orders whose winner changed with the order, or that had no usable answer */
   inconsistent: PairwiseRow[];
 };
 
@@ -170,15 +173,7 @@ export function positionAudit(rows: readonly PairwiseRow[], bootstrap?: Bootstra
     return { n, first };
   });
   const answers = decided.reduce((a, d) => a + d.n, 0);
-  const firstShare = (s: readonly { n: number; first: number }[]) => {
-    const n = s.reduce((a, d) => a + d.n, 0);
-    return n === 0 ? null : s.reduce((a, d) => a + d.first, 0) / n;
-  };
-  const fp = bootstrapStatCI(
-    decided.filter((d) => d.n > 0),
-    firstShare,
-    bootstrap,
-  );
+  const firstPicks = decided.reduce((a, d) => a + d.first, 0);
   const count = (o: PairOrder, w: Winner) => rows.filter((r) => r[o] === w).length;
   return {
     items: withGold.length,
@@ -192,7 +187,7 @@ export function positionAudit(rows: readonly PairwiseRow[], bootstrap?: Bootstra
       ),
     },
     positionalAgreement: proportionFigure(agree, paired.length),
-    firstPositionWins: { value: fp.value, low: fp.low, high: fp.high, n: answers, method: "bootstrap" },
+    firstPositionWins: proportionFigure(firstPicks, answers),
     ties: { original: count("original", 0), swapped: count("swapped", 0) },
     unusable: {
       original: count("original", null),

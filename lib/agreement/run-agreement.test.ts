@@ -1,7 +1,6 @@
 // A run's judges against people's labels: labels stored with their history and undone step by step,
 // and the agreement figures recomputed here from the stored labels and samples.
 import { describe, expect, it } from "vitest";
-import type { Db } from "@/db/client";
 import {
   getVerdictLabel,
   listLabelledRuns,
@@ -12,71 +11,12 @@ import {
   setVerdictLabels,
   undoLastVerdictLabel,
 } from "@/db/queries/labels";
-import { getRunSamples, insertRun, recordSample } from "@/db/queries/runs";
-import { finalizeRun } from "../runs/finalize-run";
+import { getRunSamples } from "@/db/queries/runs";
 import { cohenKappa, weightedKappa } from "../stats/kappa";
 import { tempDb } from "../testing/fixtures";
 import { PANEL, runAgreement } from "./run-agreement";
 import { showAgreement } from "./service";
-
-const SCORES = {
-  "local:a": [8, 7, 3, 2, 9, 5, 6, 4],
-  "local:b": [7, 4, 2, 3, 8, 7, 7, 2],
-} as const;
-const CASES = SCORES["local:a"].map((_, i) => `c${i + 1}`);
-
-/** A finished run: 8 cases × one criterion (scale 1–10, threshold 6) × two judges, one sample each. */
-function seedRun(db: Db, id = "run-1"): string {
-  const criteria = [
-    { id: "helpful", type: "llm" as const, scale: [1, 10] as [number, number], threshold: 6, params: {} },
-  ];
-  const judges = Object.keys(SCORES);
-  insertRun(db, {
-    id,
-    suitePath: "/suites/x",
-    suiteName: "x",
-    options: { judges, n: 1, temperature: 0, concurrency: 1, noCache: false },
-    cases: CASES.map((caseId) => ({ caseId, name: caseId, input: {}, output: "o", criteria })),
-    tasks: CASES.flatMap((caseId) =>
-      judges.map((judge) => ({
-        key: `${caseId}/${judge}`,
-        caseId,
-        criterionId: "helpful",
-        judge,
-        sampleIndex: 0,
-      })),
-    ),
-  });
-  const taskIds = db.$client
-    .prepare("select id, case_id as caseId, judge from tasks where run_id = ?")
-    .all(id) as {
-    id: number;
-    caseId: string;
-    judge: keyof typeof SCORES;
-  }[];
-  for (const t of taskIds)
-    recordSample(db, {
-      taskId: t.id,
-      runId: id,
-      caseId: t.caseId,
-      criterionId: "helpful",
-      judge: t.judge,
-      sampleIndex: 0,
-      score: SCORES[t.judge][CASES.indexOf(t.caseId)],
-      reasoning: "r",
-      rawText: "{}",
-      latencyMs: 1,
-      inputTokens: 1,
-      outputTokens: 1,
-      costUsd: 0,
-      attempts: 1,
-      cached: false,
-      error: null,
-    });
-  finalizeRun(db, id, { judges, n: 1 });
-  db.$client.prepare("update runs set status = 'done' where id = ?").run(id);
-  return id;
-}
+import { CASES, seedRun } from "./test-run";
 
 const HUMAN = [
   { passed: true, score: 8 },

@@ -14,6 +14,7 @@ Commands:
   eval <suite-dir>    Run a suite with a panel of judges (jury eval --help)
   runs <command>      Runs: list, show one (verdicts, alpha, self-consistency), compare two (jury runs --help)
   memory <command>    Memories: the Claude Code hook, search, import, experiments (jury memory --help)
+  agreement <command> Judges against people and published data: imports, position bias (jury agreement --help)
   review [options]    Judge a code change: criteria + diff + tests → verdict (jury review --help)
   settings <command>  Settings: list, get <path>, set <path> <value> (jury settings --help)
   db migrate          Create or update the database (JURY_DB, default data/jury.db)
@@ -44,6 +45,7 @@ type Command = (args: string[]) => Promise<number>;
 
 // Each command loads its own modules, so `jury --help` stays fast.
 const commands: Record<string, Command> = {
+  agreement: async (args) => (await import("./agreement")).agreementCommand(args),
   eval: async (args) => (await import("./eval")).evalCommand(args),
   memory: async (args) => (await import("./memory")).memoryCommand(args),
   review: async (args) => (await import("./review")).reviewCommand(args),
