@@ -3,6 +3,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { readEnv } from "../env/registry";
 import { JuryError } from "../errors";
+import { describeJudge } from "../review/judge-status";
 import { DIMENSIONS, parseWeights, type Weights } from "../review/judgment";
 
 export const REVIEW_HELP = `Usage: jury review --criteria <file|text> (--repo <path> --base <rev> [--head <rev>] | --diff <file>) [options]
@@ -324,35 +325,4 @@ export async function reviewCommand(argv: string[]): Promise<number> {
   const judgeCallFailed = r.judge.status === "failed" || r.calls.some((c) => c.error !== undefined);
   if (values.strict && judgeCallFailed) return 3;
   return r.verdict === "pass" ? 0 : 1;
-}
-
-/** One line on what the judge did: "not enabled — …", "failed (…): the tests' verdict stands", "answered: 2 of 2 judges…". */
-export function describeJudge(r: {
-  judge: { status: string; reason?: string; error?: string };
-  coverage: {
-    judges_answered: number;
-    judges_asked: number;
-    samples_answered: number;
-    samples_asked: number;
-  };
-  verdictSource: string;
-}): string {
-  const j = r.judge;
-  switch (j.status) {
-    case "not enabled":
-      return `not enabled (${j.reason}); mechanical verdict from the tests`;
-    case "throttled":
-      return `skipped, ${j.reason}; mechanical verdict from the tests`;
-    case "failed":
-      return `failed (${j.error ?? "no answer"}); fell back to the mechanical verdict from the tests`;
-    case "not asked":
-      return `not asked (${j.reason ?? "nothing to judge"}); mechanical verdict from the tests`;
-    default: {
-      const c = r.coverage;
-      const cov = c.samples_asked
-        ? `: ${c.judges_answered} of ${c.judges_asked} judges answered, ${c.samples_answered} of ${c.samples_asked} samples`
-        : "";
-      return `answered${cov}${j.error ? ` (${j.error})` : ""}`;
-    }
-  }
 }

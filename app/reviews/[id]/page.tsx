@@ -8,29 +8,11 @@ import { RawOutput } from "@/components/ui/raw-output";
 import { TableHead } from "@/components/ui/table-head";
 import { getDb } from "@/db/client";
 import { getReview } from "@/db/queries/reviews";
-import type { ReviewRecord } from "@/db/schema";
 import type { CriterionVerdict } from "@/lib/judging/aggregate";
+import { describeJudge } from "@/lib/review/judge-status";
 import { DIMENSIONS, type Judgment } from "@/lib/review/judgment";
 
 type Props = { params: Promise<{ id: string }> };
-
-/** What the judge did, in words: the verdict's source is said as plainly as the verdict. */
-function judgeText(record: ReviewRecord, source: string): string {
-  const j = record.judge;
-  const c = record.coverage;
-  if (!j)
-    return source === "tests" ? "the verdict is the tests' (mechanical)" : `the verdict is the ${source}'s`;
-  if (j.status === "not enabled") return `not enabled (${j.reason}); mechanical verdict from the tests`;
-  if (j.status === "throttled") return `skipped, ${j.reason}; mechanical verdict from the tests`;
-  if (j.status === "failed")
-    return `failed (${j.error ?? "no answer"}); fell back to the mechanical verdict from the tests`;
-  if (j.status === "not asked")
-    return `not asked (${j.reason ?? "nothing to judge"}); mechanical verdict from the tests`;
-  const cov = c?.samples_asked
-    ? `: ${c.judges_answered} of ${c.judges_asked} judges answered, ${c.samples_answered} of ${c.samples_asked} samples`
-    : "";
-  return `answered${cov}${j.error ? ` (${j.error})` : ""}`;
-}
 type StoredJudgment = Judgment & {
   consensus: Record<string, CriterionVerdict>;
   judges: string[];
@@ -57,7 +39,7 @@ export default async function ReviewPage({ params }: Props) {
         </span>
       </PageTitle>
       <p className="-mt-2 text-sm" data-testid="review-judge">
-        Judge: {judgeText(record, review.verdictSource)}
+        Judge: {describeJudge({ ...record, verdictSource: review.verdictSource })}
       </p>
       {record.warnings.length > 0 && (
         <Card title="Warnings">
