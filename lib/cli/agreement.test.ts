@@ -11,6 +11,7 @@ import { runJury, runJurySync } from "../testing/run-jury";
 import { type ScriptedServer, startScriptedServer } from "../testing/scripted-server";
 import { enableProviders } from "../testing/settings-db";
 import { AGREEMENT_COMMANDS } from "./agreement";
+import type { CommandSpec } from "./args";
 
 const root = path.resolve(__dirname, "../..");
 const ex = (...p: string[]) => path.join(root, "examples/agreement", ...p);
@@ -31,7 +32,7 @@ describe("jury agreement: help, unknown options and bad values", () => {
     expect([fmt.code, fmt.stderr]).toEqual([2, expect.stringContaining('"csv"')]);
   });
 
-  for (const spec of Object.values(AGREEMENT_COMMANDS)) {
+  for (const spec of Object.values(AGREEMENT_COMMANDS) as CommandSpec[]) {
     const words = spec.name.split(" ");
     const positionals = Array.from({ length: spec.positionals?.min ?? 0 }, () => "x");
     it(`${spec.name}: --help, --frobnicate, and each option's bad value`, () => {
