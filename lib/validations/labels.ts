@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { runIdSchema } from "./runs";
+
+const ref = {
+  runId: runIdSchema,
+  caseId: z.string().min(1, "Not a case id").max(200, "Not a case id"),
+  criterionId: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, "Not a criterion id"),
+};
+
+/** A person's label on one verdict (app/actions/labels.ts): pass/fail (null: clear), a score where given. */
+export const setLabelSchema = z.object({
+  ...ref,
+  passed: z.boolean().nullable(),
+  score: z.number("The score must be a number").finite("The score must be a number").nullable().default(null),
+  labeller: z.string().trim().max(100, "At most 100 characters").optional(),
+});
+export type SetLabelInput = z.infer<typeof setLabelSchema>;
+
+export const undoLabelSchema = z.object({
+  runId: runIdSchema,
+  labeller: z.string().trim().max(100).optional(),
+});
+
+/** An agreement page id: an import's, an audit's, or a run's. */
+export const agreementIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, "Not an import or run id");
