@@ -54,6 +54,12 @@ test("the criteria list: one row per criterion, type, scale, threshold and versi
     "Description",
   ]);
   await expect(row.locator("td")).toHaveCount(6);
+  await expect(row.getByTestId("criterion-summary")).toBeHidden();
+  // on a phone each row stacks: the same facts under the name, no column off screen
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(row.getByTestId("criterion-summary")).toContainText("LLM1–10threshold 6v1.0");
+  await expect(row.getByTestId("criterion-scale")).toBeHidden();
+  await page.setViewportSize({ width: 1280, height: 720 });
   await row.getByTestId("criterion-link").click();
   await expect(page).toHaveURL(/\/criteria\/correctness$/);
 });

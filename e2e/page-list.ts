@@ -30,14 +30,20 @@ export function everyPage(s: Seeded): { name: string; url: string }[] {
 export async function overflowingElements(page: Page, max = 6): Promise<string[]> {
   return page.evaluate((max) => {
     const limit = window.innerWidth + 0.5;
+    // whether a scroll (or clipping) container keeps the element in: only an ancestor that is also its
+    // containing block clips it (an absolute element escapes static ancestors, a fixed one all)
     const clipped = (el: Element): boolean => {
-      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
-        const ox = getComputedStyle(p).overflowX;
+      let position = getComputedStyle(el).position;
+      for (let p = el.parentElement; p && p !== document.body && position !== "fixed"; p = p.parentElement) {
+        const style = getComputedStyle(p);
+        if (position === "absolute" && style.position === "static") continue;
+        const ox = style.overflowX;
         if (
           (ox === "auto" || ox === "scroll" || ox === "hidden" || ox === "clip") &&
           p.getBoundingClientRect().right <= limit
         )
           return true;
+        position = style.position;
       }
       return false;
     };

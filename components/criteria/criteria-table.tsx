@@ -15,8 +15,24 @@ export type CriterionRow = {
 };
 
 const num = "text-right tabular-nums whitespace-nowrap";
+/** a column shown from 640 px up; below, its value sits under the criterion's name */
+const wide = "hidden sm:table-cell";
 
-/** One row per criterion: id, type, scale, default threshold and version in their own aligned columns. */
+function TypeBadge({ type }: { type: CriterionRow["type"] }) {
+  return (
+    <span
+      className={`rounded px-1.5 py-0.5 text-xs ${type === "llm" ? "bg-indigo-50 text-indigo-800" : "bg-zinc-100 text-zinc-800"}`}
+    >
+      {type === "llm" ? "LLM" : "deterministic"}
+    </span>
+  );
+}
+
+/**
+ * One row per criterion: id, type, scale, default threshold and version in their own aligned
+ * columns. On a phone each row stacks instead: the name, then "LLM · 1–10 · threshold 6 · v1.0",
+ * then the description.
+ */
 export function CriteriaTable({ rows }: { rows: CriterionRow[] }) {
   return (
     <ScrollTable label="Criteria">
@@ -24,11 +40,16 @@ export function CriteriaTable({ rows }: { rows: CriterionRow[] }) {
         <TableHead
           columns={[
             "Criterion",
-            "Type",
-            { label: "Scale", align: "right" },
-            { label: "Default threshold", align: "right", title: "a verdict passes at or above it" },
-            { label: "Version", align: "right" },
-            { label: "Description", className: "min-w-[16rem]" },
+            { label: "Type", className: wide },
+            { label: "Scale", align: "right", className: wide },
+            {
+              label: "Default threshold",
+              align: "right",
+              title: "a verdict passes at or above it",
+              className: wide,
+            },
+            { label: "Version", align: "right", className: wide },
+            { label: "Description", className: `${wide} min-w-[16rem]` },
           ]}
         />
         <tbody>
@@ -47,24 +68,34 @@ export function CriteriaTable({ rows }: { rows: CriterionRow[] }) {
                   {c.id}
                 </Link>
                 <div className="text-xs text-zinc-600">{c.name}</div>
-              </td>
-              <td className="py-1.5" data-testid="criterion-type">
-                <span
-                  className={`rounded px-1.5 py-0.5 text-xs ${c.type === "llm" ? "bg-indigo-50 text-indigo-800" : "bg-zinc-100 text-zinc-800"}`}
+                <div
+                  className="mt-1 space-y-1 text-xs text-zinc-700 sm:hidden"
+                  data-testid="criterion-summary"
                 >
-                  {c.type === "llm" ? "LLM" : "deterministic"}
-                </span>
+                  <div className="flex flex-wrap items-center gap-x-2 tabular-nums">
+                    <TypeBadge type={c.type} />
+                    <span>
+                      {c.scale[0]}–{c.scale[1]}
+                    </span>
+                    <span>threshold {c.threshold}</span>
+                    <span>v{c.version}</span>
+                  </div>
+                  <div>{c.description}</div>
+                </div>
               </td>
-              <td className={`py-1.5 ${num}`} data-testid="criterion-scale">
+              <td className={`py-1.5 ${wide}`} data-testid="criterion-type">
+                <TypeBadge type={c.type} />
+              </td>
+              <td className={`py-1.5 ${num} ${wide}`} data-testid="criterion-scale">
                 {c.scale[0]}–{c.scale[1]}
               </td>
-              <td className={`py-1.5 ${num}`} data-testid="criterion-threshold">
+              <td className={`py-1.5 ${num} ${wide}`} data-testid="criterion-threshold">
                 {c.threshold}
               </td>
-              <td className={`py-1.5 ${num}`} data-testid="criterion-version">
+              <td className={`py-1.5 ${num} ${wide}`} data-testid="criterion-version">
                 {c.version}
               </td>
-              <td className="py-1.5">
+              <td className={`py-1.5 ${wide}`}>
                 {c.description}
                 {c.tags.length > 0 && (
                   <div className="mt-0.5 text-xs text-zinc-600">{c.tags.join(" · ")}</div>

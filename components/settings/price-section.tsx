@@ -42,7 +42,7 @@ export function PriceSection({ value, set, err }: Props) {
         Prices for cost estimates (USD per million tokens)
       </legend>
       <ScrollTable label="Prices">
-        <table className="w-full min-w-[22rem] text-sm">
+        <table className="w-full min-w-[26rem] text-sm">
           <thead>
             <tr className="text-left text-xs text-zinc-600">
               <th scope="col" className="font-medium">

@@ -5,6 +5,9 @@ import type { ReactNode } from "react";
  * width and the table scrolls inside it. It is a named region (a <section> with a label) that takes keyboard focus, so a
  * keyboard user can scroll it with the arrow keys (axe: scrollable-region-focusable).
  *
+ * It is `relative`, so an absolutely placed descendant (an `sr-only` label) scrolls with the table
+ * instead of widening the page.
+ *
  *   <ScrollTable label="Runs"><table className="w-full …">…</table></ScrollTable>
  */
 export function ScrollTable({
@@ -26,7 +29,7 @@ export function ScrollTable({
       tabIndex={0}
       data-testid={testId}
       data-scroll-table=""
-      className={`max-w-full overflow-x-auto overscroll-x-contain focus-visible:outline-2 focus-visible:outline-indigo-500 ${className}`}
+      className={`relative max-w-full overflow-x-auto overscroll-x-contain focus-visible:outline-2 focus-visible:outline-indigo-500 ${className}`}
     >
       {children}
     </section>
