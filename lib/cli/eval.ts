@@ -162,7 +162,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
   process.on("SIGTERM", stop);
   const before = getRunProgress(db, { runId });
   process.stderr.write(`run ${runId}: ${before.pending} of ${before.total} tasks to do\n`);
-  const bar = createProgressBar(before.pending);
+  const bar = createProgressBar(before.pending, process.stderr, {
+    unpriced: Boolean(getRunById(db, { id: runId })?.options.unpriced?.length),
+  });
   const status = await executeRun(db, runId, {
     settings,
     registry,

@@ -168,6 +168,7 @@ describe("a panel of two judges where one always answers 500", () => {
     expect(t.stdout).toMatch(/local:b\s+HTTP 500\s+×8/);
     // no price for either judge: the cost is not $0, it is unknown
     expect(t.stdout).toContain("cost: $0.0000 + unpriced (local:a, local:b: no price in Settings)");
+    expect(t.stderr).toMatch(/tasks · 8 failed · \$0\.0000 \+ unpriced/);
     expect(out.unpriced_judges).toEqual(["local:a", "local:b"]);
     expect(t.stdout).not.toMatch(/STRONG|GOOD|PARTIAL|LOW/);
   });
