@@ -27,8 +27,6 @@ import type { Settings } from "../settings/schema";
 import { judgeCacheKey } from "./cache-key";
 import { finalizeRun } from "./finalize-run";
 
-export { judgeCacheKey };
-
 export type ExecuteProgress = {
   completed: number;
   errors: number;

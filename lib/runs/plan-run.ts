@@ -166,11 +166,6 @@ export async function planRun(
   return plan;
 }
 
-/** The judges a plan will call: those with a task (a suite of deterministic checks calls none). */
-export function calledJudges(plan: Pick<NewRunPlan, "tasks">): string[] {
-  return [...new Set(plan.tasks.map((t) => t.judge).filter((j) => j !== DETERMINISTIC_JUDGE))];
-}
-
 /**
  * Plans and stores a run; `onWarnings` hears of case fields over their budget before it is stored.
  * With `preflight`, every judge the plan calls must be callable (enabled, with its key or base URL),
