@@ -63,7 +63,7 @@ export function upsertStudyQueries(db: Db, collection: string, qs: StudyQuery[])
   );
   db.$client.transaction(() => {
     for (const q of qs) s.run(collection, q.queryId, q.text, q.labelled === false ? 0 : 1);
-  })();
+  }).immediate();
 }
 
 export function listStudyQueries(db: Db, collection: string): (StudyQuery & { labelled: boolean })[] {
@@ -162,7 +162,7 @@ export function setAnnotations(db: Db, collection: string, items: Annotation[]):
   const at = Date.now();
   db.$client.transaction(() => {
     for (const a of items) writeLabel(db, collection, a, a.source, at);
-  })();
+  }).immediate();
 }
 
 /**
@@ -178,7 +178,7 @@ export function annotateOne(
     const r = writeLabel(db, collection, a, "human", Date.now());
     setQueryLabelled(db, collection, a.queryId, true);
     return r;
-  })();
+  }).immediate();
 }
 
 export function listAnnotations(db: Db, collection: string, queryId?: string): AnnotationRow[] {
@@ -259,7 +259,7 @@ export function undoLastAnnotation(db: Db, collection: string, queryId: string):
       earlier ?? "human",
     );
     return target;
-  })();
+  }).immediate();
 }
 
 /**
@@ -277,7 +277,7 @@ export function startFreshAnnotation(db: Db, collection: string): { cleared: num
     ).changes;
     setStudyMeta(db, collection, { labelConvention: "annotated", origin: "human" });
     return { cleared: labels.length, queries };
-  })();
+  }).immediate();
 }
 
 /**
