@@ -9,6 +9,9 @@ const latency = Number(process.env.SCRIPTED_LATENCY_MS ?? 0);
 
 const server = await startScriptedServer(
   (req) => {
+    // a model named "down…" stands for a provider that is failing: every call answers 500
+    if (req.model.startsWith("down"))
+      return { delayMs: latency, status: 500, message: "scripted outage: this model is down" };
     // the memory judge asks for {"keep": [...]}: keep the first two candidates it was shown
     if (req.text.includes('{"keep"')) return { delayMs: latency, json: { keep: [0, 1] } };
     // the review judge: the gate, then seed 003's judgment
