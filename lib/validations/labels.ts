@@ -23,3 +23,41 @@ export const undoLabelSchema = z.object({
 
 /** An agreement page id: an import's, an audit's, or a run's. */
 export const agreementIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, "Not an import or run id");
+
+const scaleText = z
+  .string()
+  .trim()
+  .transform((s, ctx) => {
+    if (s === "") return undefined;
+    const m = /^(-?\d+)\s*-\s*(-?\d+)$/.exec(s);
+    if (!m || !(Number(m[1]) < Number(m[2]))) {
+      ctx.addIssue({ code: "custom", message: "Write the scale low-high, like 0-3" });
+      return z.NEVER;
+    }
+    return [Number(m[1]), Number(m[2])] as [number, number];
+  });
+
+/** The dashboard's import form (app/actions/agreement.ts); the files are checked apart. */
+export const importFormSchema = z.object({
+  format: z.enum(["trec", "llmbar", "jsonl"], "Pick a format"),
+  name: z.string().trim().max(200, "At most 200 characters").optional(),
+  names: z
+    .string()
+    .trim()
+    .max(2000)
+    .transform((s) => (s === "" ? undefined : s.split(",").map((x) => x.trim())))
+    .refine((l) => !l || l.every(Boolean), "Names separated by commas, none empty"),
+  cut: z
+    .string()
+    .trim()
+    .transform((s, ctx) => {
+      if (s === "") return undefined;
+      const n = Number(s);
+      if (!Number.isInteger(n)) {
+        ctx.addIssue({ code: "custom", message: "The cut must be a whole number" });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  scale: scaleText,
+});

@@ -1,0 +1,65 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { connection } from "next/server";
+import { RunAgreementView } from "@/components/agreement/run-agreement-view";
+import { SetReportView } from "@/components/agreement/set-report";
+import { PageTitle } from "@/components/ui/card";
+import { getDb } from "@/db/client";
+import { showRunAgreement, showSet } from "@/lib/agreement/service";
+import { agreementIdSchema } from "@/lib/validations/labels";
+
+type Props = { params: Promise<{ id: string }> };
+
+/** One import's or audit's figures, or one run's judges against its labels. */
+export default async function AgreementDetailPage({ params }: Props) {
+  await connection();
+  const { id } = await params;
+  if (!agreementIdSchema.safeParse(id).success) notFound();
+  const db = getDb();
+  const set = showSet(db, id);
+  if (set) {
+    const files = Array.isArray(set.set.options.files)
+      ? (set.set.options.files as { role: string; name: string }[])
+      : [];
+    return (
+      <div className="space-y-4">
+        <PageTitle
+          actions={
+            <Link className="text-sm text-indigo-700 underline" href="/agreement">
+              All agreement
+            </Link>
+          }
+        >
+          {set.set.name}
+        </PageTitle>
+        <p className="-mt-3 text-xs text-zinc-500" data-testid="set-summary">
+          <span className="font-mono">{set.set.id}</span> · {set.set.kind} · {set.items} items,{" "}
+          {set.goldItems} with a gold label · {set.judges.length} judge{set.judges.length === 1 ? "" : "s"}
+          {files.length > 0 && <> · from {files.map((f) => `${f.role} ${f.name}`).join(", ")}</>} ·{" "}
+          <code>jury agreement show {set.set.id} --json</code>
+        </p>
+        <SetReportView r={set} />
+      </div>
+    );
+  }
+  const run = showRunAgreement(db, id);
+  if (!run) notFound();
+  return (
+    <div className="space-y-4">
+      <PageTitle
+        actions={
+          <Link className="text-sm text-indigo-700 underline" href={`/runs/${id}`}>
+            Run page
+          </Link>
+        }
+      >
+        Agreement with people: <span className="font-mono text-base">{id}</span>
+      </PageTitle>
+      <p className="-mt-3 text-xs text-zinc-500" data-testid="run-summary">
+        {run.labelled} of {run.cells} case × criterion cells labelled by a person ·{" "}
+        <code>jury agreement show {id} --json</code>
+      </p>
+      <RunAgreementView r={run} />
+    </div>
+  );
+}
