@@ -79,6 +79,29 @@ describe("tryCriterion", () => {
     expect(count("response_cache")).toBe(6);
   });
 
+  it("aggregates with Settings' panel options, as a run does", async () => {
+    server.setScript(panel);
+    const { db } = tempDb();
+    const { registry } = testRegistry();
+    const s = settingsWith(["a", "b"]);
+    const settings = { ...s, judging: { ...s.judging, flagLowConsensus: false, reportUncertainty: false } };
+    const r = await tryCriterion(db, registry, settings, {
+      criterionId: "helpful",
+      judges: ["local:a", "local:b"],
+      n: 1,
+      input,
+      output: "4",
+    });
+    expect(r.verdict.final_score).toBe(6);
+    expect(r.verdict).toMatchObject({
+      flag_for_review: false,
+      consensus_level: null,
+      cross_model_std: null,
+      agreement: "not reported",
+    });
+    expect(r.verdict.panel).toMatchObject({ flag_low_consensus: false, report_uncertainty: false });
+  });
+
   it("a second try of the same input comes from the cache, under the key a run uses, and noCache calls again", async () => {
     server.setScript(panel);
     const { db } = tempDb();

@@ -1,15 +1,16 @@
-import { createHash } from "node:crypto";
 import type { Db } from "@/db/client";
 import { putCachedResponse } from "@/db/queries/response-cache";
 import { getCachedResponse } from "@/db/queries/runs";
 import { errorMessage, JuryError } from "../errors";
 import { createCallScheduler } from "../jobs/scheduler";
-import { aggregateAcrossModels, type CriterionVerdict, type PanelOptions } from "../judging/aggregate";
+import { aggregateAcrossModels, type CriterionVerdict } from "../judging/aggregate";
 import { callModel, partialReply } from "../judging/call-model";
 import { parseJudgment } from "../judging/parse-json";
-import { buildJudgePrompt, type JudgeRequest } from "../judging/prompt";
+import { buildJudgePrompt } from "../judging/prompt";
 import { costOf } from "../pricing";
 import { getModel } from "../providers/get-model";
+import { judgeCacheKey } from "../runs/cache-key";
+import { panelOptionsOf } from "../runs/plan-run";
 import { enabledJudges } from "../settings/providers";
 import type { Settings } from "../settings/schema";
 import type { CaseInput } from "./definition";
@@ -58,7 +59,7 @@ export type PlaygroundResult = {
     threshold: number;
   };
   samples: PlaygroundSample[];
-  /** the same two-stage aggregate a run computes, with the panel options of Settings */
+  /** the same two-stage aggregate a run computes, with Settings' panel options (seed 004's) */
   verdict: CriterionVerdict;
   /** what each judge was sent (LLM criteria) */
   request?: { system: string; prompt: string };
@@ -68,34 +69,10 @@ export type PlaygroundResult = {
 };
 
 /**
- * The response cache's key for one call: the judge, the exact messages and schema, the temperature
- * and the sample index, hashed exactly as a run hashes its calls (lib/runs/execute-run.ts), so a try
- * here and a run's call of the same case share their answers.
+ * The response cache's key for one call: the run's own (lib/runs/cache-key.ts), so a try here and a
+ * run's call of the same case share their answers.
  */
-export function playgroundCacheKey(
-  judge: string,
-  req: JudgeRequest,
-  temperature: number,
-  sampleIndex: number,
-): string {
-  return createHash("sha256")
-    .update(JSON.stringify([judge, req.system, req.prompt, temperature, req.schema, sampleIndex]))
-    .digest("hex");
-}
-
-/** Settings' panel options (the fields an older settings row lacks take seed 004's defaults). */
-function panelOf(judging: Settings["judging"]): Partial<PanelOptions> {
-  const j = judging as Partial<{
-    consensusThreshold: number;
-    flagLowConsensus: boolean;
-    reportUncertainty: boolean;
-  }>;
-  const out: Partial<PanelOptions> = {};
-  if (j.consensusThreshold !== undefined) out.consensus_threshold = j.consensusThreshold;
-  if (j.flagLowConsensus !== undefined) out.flag_low_consensus = j.flagLowConsensus;
-  if (j.reportUncertainty !== undefined) out.report_uncertainty = j.reportUncertainty;
-  return out;
-}
+export const playgroundCacheKey = judgeCacheKey;
 
 const empty = {
   score: null,
@@ -126,7 +103,7 @@ export async function tryCriterion(
   const scale = def.scoring.scale;
   const threshold = def.scoring.default_threshold;
   const criterion = { id: def.id, type: def.type, version: def.version, scale, threshold };
-  const panel = panelOf(settings.judging);
+  const panel = panelOptionsOf(settings.judging);
 
   if (def.type === "deterministic") {
     if (!registry.logicWorker)
