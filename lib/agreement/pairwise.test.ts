@@ -209,3 +209,36 @@ describe("prompt, parse, loader", () => {
     }
   });
 });
+
+describe("the memory judge under two shuffles", () => {
+  it("per-query Jaccard of the kept sets, their mean with an interval, the identical share; failed queries named apart", async () => {
+    const { jaccard, shuffleConsistency } = await import("./shuffle");
+    expect(jaccard(["a", "b"], ["b", "c"])).toBe(1 / 3);
+    expect(jaccard([], [])).toBe(1);
+    const s = shuffleConsistency(
+      [
+        { queryId: "q1", retrieved: ["a", "b"], error: null },
+        { queryId: "q2", retrieved: ["a"], error: null },
+        { queryId: "q3", retrieved: ["x"], error: null },
+        { queryId: "q4", retrieved: [], error: "timeout" },
+      ],
+      [
+        { queryId: "q1", retrieved: ["b", "a"], error: null },
+        { queryId: "q2", retrieved: ["a", "c"], error: null },
+        { queryId: "q3", retrieved: ["y"], error: null },
+        { queryId: "q4", retrieved: [], error: null },
+        { queryId: "q5", retrieved: [], error: null },
+      ],
+    );
+    expect(s.perQuery.map((q) => [q.queryId, q.jaccard])).toEqual([
+      ["q1", 1],
+      ["q2", 0.5],
+      ["q3", 0],
+    ]);
+    expect(s.meanJaccard.value).toBe(0.5);
+    expect(s.meanJaccard.n).toBe(3);
+    expect(s.identical.value).toBe(1 / 3);
+    expect(s.leftOut).toEqual(["q4", "q5"]);
+    expect(s.perQuery[1]).toMatchObject({ onlyA: [], onlyB: ["c"] });
+  });
+});

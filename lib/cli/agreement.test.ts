@@ -184,3 +184,38 @@ describe("jury agreement pairwise on the scripted server", () => {
     expect([none.code, none.stderr]).toEqual([2, expect.stringContaining("--judges")]);
   });
 });
+
+describe("jury agreement shuffles", () => {
+  it("the memory judge under two shuffles: per-query Jaccard, mean with an interval, identical share", async () => {
+    const db = newDb();
+    const handle = createDb(db);
+    const { insertExperiment, insertExperimentResult } = await import("@/db/queries/experiments");
+    const config = { kind: "bm25_judge", mode: "auto", topK: 3, poolSize: 5, shuffle: true } as never;
+    const kept = {
+      "exp-a": [["m1", "m2"], ["m3"], ["m4"]],
+      "exp-b": [["m2", "m1"], ["m3", "m5"], ["m6"]],
+    };
+    for (const [id, sets] of Object.entries(kept)) {
+      insertExperiment(handle, { id, collection: "c", label: id, config });
+      for (const [i, retrieved] of sets.entries())
+        insertExperimentResult(handle, {
+          experimentId: id,
+          queryId: `q${i + 1}`,
+          candidates: [],
+          retrieved,
+          path: "judge",
+          latencyMs: 1,
+        });
+    }
+    handle.$client.close();
+    const r = jury(db, ["agreement", "shuffles", "exp-a", "exp-b", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = json(r.stdout);
+    // Jaccard 1, 1/2, 0 → mean 1/2; one query of three kept identically
+    expect(out.perQuery.map((q: { jaccard: number }) => q.jaccard)).toEqual([1, 0.5, 0]);
+    expect(out.meanJaccard).toMatchObject({ value: 0.5, n: 3 });
+    expect(out.identical).toMatchObject({ value: 1 / 3, n: 3 });
+    const missing = jury(db, ["agreement", "shuffles", "exp-a", "nope"]);
+    expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining('"nope"')]);
+  });
+});

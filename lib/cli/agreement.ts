@@ -108,6 +108,14 @@ agreeing in Jury's positional agreement (LLMBar's own "equal" counts two nulls a
     },
     positionals: { min: 1, max: 1 },
   },
+  shuffles: {
+    name: "agreement shuffles",
+    args: "<experiment-a> <experiment-b>",
+    summary:
+      "The memory judge's order audit: two experiments that judged the same queries under different shuffles (jury memory experiment --shuffle --salt …). Per query the Jaccard similarity of the kept sets, their mean with a bootstrap interval, and the share of queries kept identically.",
+    options: { json },
+    positionals: { min: 2, max: 2 },
+  },
   show: {
     name: "agreement show",
     args: "<import-or-run>",
@@ -162,6 +170,7 @@ Commands:
   import llmbar <result.json>…             LLMBar: accuracy per order, mean, positional agreement
   import jsonl <file.jsonl>                Jury's JSONL: item_id, judge, label or score, gold
   pairwise <suite-folder> --judges …       a pairwise criterion in both orders: the position-bias audit
+  shuffles <experiment-a> <experiment-b>   the memory judge under two shuffles: Jaccard of the kept sets
   show <import-or-run> [--json]            the figures of an import, an audit, or a labelled run
   list [--json]                            imports, audits and labelled runs
   label <run> <case> <criterion> pass|fail|clear [--score n]   label one verdict
@@ -450,6 +459,8 @@ export async function agreementCommand(argv: string[]): Promise<number> {
     }
     case "list":
       return listCommand(db, asJson);
+    case "shuffles":
+      return shufflesCommand(db, positionals[0], positionals[1], asJson);
     case "label":
       return labelCommand(db, positionals, values);
     default: {
@@ -579,6 +590,36 @@ async function labelCommand(db: Db, p: string[], values: Record<string, unknown>
       : setVerdictLabel(db, k, { passed: verdict === "pass", score }, { labeller });
   process.stdout.write(
     `${caseId} × ${criterionId}: ${verdict === "clear" ? "label removed" : `${verdict}${score === null ? "" : ` (score ${score})`}`}${r.changed ? "" : " (unchanged)"}.\n`,
+  );
+  return 0;
+}
+
+async function shufflesCommand(db: Db, a: string, b: string, asJson: boolean): Promise<number> {
+  const { getExperiment, getExperimentResults } = await import("@/db/queries/experiments");
+  const { shuffleConsistency } = await import("../agreement/shuffle");
+  for (const id of [a, b])
+    if (!getExperiment(db, id))
+      throw new JuryError(
+        "not_found",
+        `No experiment with id "${id}" (jury memory experiments <collection> lists them)`,
+      );
+  const r = shuffleConsistency(getExperimentResults(db, a), getExperimentResults(db, b));
+  if (asJson) {
+    print({ a, b, ...r });
+    return 0;
+  }
+  process.stdout.write(
+    [
+      `${a} vs ${b}: ${r.n} queries judged in both`,
+      `mean Jaccard of the kept sets: ${f2(r.meanJaccard)} (n ${r.meanJaccard.n})`,
+      `kept identically: ${pct(r.identical)}`,
+      ...(r.leftOut.length ? [`left out (failed or in one experiment only): ${list(r.leftOut)}`] : []),
+      "",
+      table([
+        ["query", "Jaccard", "kept only in A", "kept only in B"],
+        ...r.perQuery.map((q) => [q.queryId, q.jaccard.toFixed(2), list(q.onlyA, 5), list(q.onlyB, 5)]),
+      ]),
+    ].join("\n"),
   );
   return 0;
 }
