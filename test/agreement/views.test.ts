@@ -16,7 +16,7 @@ const ex = (...p: string[]) => path.resolve(__dirname, "../../examples/agreement
 
 describe("agreement views", () => {
   it("the position-bias audit shows each figure with its interval and n", async () => {
-    const { SetReportView } = await import("./set-report");
+    const { SetReportView } = await import("@/components/agreement/set-report");
     const { db } = tempDb();
     const { report } = importLlmbar(db, ex("llmbar/dataset.json"), [
       ex("llmbar/evaluators/Biased/FirstAlways/result.json"),
@@ -30,7 +30,7 @@ describe("agreement views", () => {
   });
 
   it("the agreement table and the confusion matrix of a TREC import", async () => {
-    const { SetReportView } = await import("./set-report");
+    const { SetReportView } = await import("@/components/agreement/set-report");
     const { db } = tempDb();
     const { report } = importTrec(db, ex("trec/gold.qrels"), [ex("trec/judge-b.qrels")]);
     const html = renderToStaticMarkup(createElement(SetReportView, { r: report }));
@@ -40,7 +40,7 @@ describe("agreement views", () => {
   });
 
   it("a run's agreement links each disagreement to its samples", async () => {
-    const { RunAgreementView } = await import("./run-agreement-view");
+    const { RunAgreementView } = await import("@/components/agreement/run-agreement-view");
     const { db } = tempDb();
     const runId = seedRun(db);
     setVerdictLabel(db, { runId, caseId: "c2", criterionId: "helpful" }, { passed: true, score: 7 });
@@ -50,7 +50,7 @@ describe("agreement views", () => {
   });
 
   it("label buttons say which label is set (aria-pressed) and their keys", async () => {
-    const { LabelButtons } = await import("./label-buttons");
+    const { LabelButtons } = await import("@/components/agreement/label-buttons");
     const html = renderToStaticMarkup(
       createElement(LabelButtons, {
         runId: "run_20260101_0000abcd",
