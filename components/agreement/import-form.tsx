@@ -97,6 +97,11 @@ export function ImportForm() {
           </label>
         </>
       )}
+      <p className="text-xs text-zinc-500 sm:col-span-2">
+        Up to 1 MB in all from the dashboard (the server-action body limit); larger files import from the CLI:{" "}
+        <code>jury agreement import {format} …</code>. Nothing is stored unless every line of every file is
+        valid.
+      </p>
       <div className="sm:col-span-2">
         <button
           type="submit"
