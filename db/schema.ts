@@ -562,7 +562,9 @@ export const agreementJudgments = sqliteTable(
     outputTokens: integer().notNull().default(0),
     costUsd: real(),
   },
-  (t) => [uniqueIndex("agreement_judgments_set_item_judge_order_idx").on(t.setId, t.itemId, t.judge, t.order)],
+  (t) => [
+    uniqueIndex("agreement_judgments_set_item_judge_order_idx").on(t.setId, t.itemId, t.judge, t.order),
+  ],
 );
 
 export type VerdictLabel = typeof verdictLabels.$inferSelect;
