@@ -64,6 +64,7 @@ test.describe("settings", () => {
       // edits of every kind of control, then two invalid fields: N, and a price left empty
       await s.field("providers.local.enabled").check();
       await s.field("memoryJudge.dual_verification").check();
+      await s.field("judging.flagLowConsensus").uncheck();
       await s.field("memoryJudge.modes.auto.verification").selectOption("lenient");
       await s.fill("judging.temperature", "0.3");
       await s.fill("judging.samples", "11");
@@ -79,6 +80,7 @@ test.describe("settings", () => {
       const kept = async (samples: string) => {
         await expect(s.field("providers.local.enabled")).toBeChecked();
         await expect(s.field("memoryJudge.dual_verification")).toBeChecked();
+        await expect(s.field("judging.flagLowConsensus")).not.toBeChecked();
         await expect(s.field("memoryJudge.modes.auto.verification")).toHaveValue("lenient");
         await expect(s.field("judging.temperature")).toHaveValue("0.3");
         await expect(s.field("judging.samples")).toHaveValue(samples);

@@ -1,7 +1,7 @@
 "use client";
 
 import type { Settings } from "@/lib/settings/schema";
-import { NumberField } from "./fields";
+import { NumberField, Toggle } from "./fields";
 
 type Props = {
   value: Settings;
@@ -62,6 +62,31 @@ export function JudgingSection({ value, set, err }: Props) {
           step={1}
           error={err("judging.maxRetries")}
           onChange={(v) => set("judging.maxRetries", v)}
+        />
+        <NumberField
+          id="judging.consensusThreshold"
+          label="Flag above cross-judge std (0–9)"
+          value={j.consensusThreshold}
+          step={0.1}
+          hint="in points of a 1–10 scale (seed 004: 1.5); a suite's criterion may set its own"
+          error={err("judging.consensusThreshold")}
+          onChange={(v) => set("judging.consensusThreshold", v)}
+        />
+      </div>
+      <div className="mt-3 flex flex-wrap gap-x-4 gap-y-1">
+        <Toggle
+          id="judging.flagLowConsensus"
+          label="flag verdicts whose judges disagree"
+          checked={j.flagLowConsensus}
+          error={err("judging.flagLowConsensus")}
+          onChange={(v) => set("judging.flagLowConsensus", v)}
+        />
+        <Toggle
+          id="judging.reportUncertainty"
+          label="report the cross-judge std and consensus level"
+          checked={j.reportUncertainty}
+          error={err("judging.reportUncertainty")}
+          onChange={(v) => set("judging.reportUncertainty", v)}
         />
       </div>
     </fieldset>
