@@ -357,3 +357,26 @@ describe("Jury's JSONL import", () => {
     ]);
   });
 });
+
+describe("LLMBar set names", () => {
+  it("names a set after the folder LLMBar keeps it in, or plainly for an upload", () => {
+    const items = [{ input: "x", output_1: "a", output_2: "b", label: 1 }];
+    const result = (name: string) => ({
+      name,
+      text: JSON.stringify(
+        items.map((i) => ({
+          ...i,
+          results: [{ "swap = False": { winner: "1" }, "swap = True": { winner: "1" } }],
+        })),
+      ),
+    });
+    const ds = (name: string) => ({ name, text: JSON.stringify(items) });
+    expect(parseLlmbarImport(ds("Dataset/LLMBar/Natural/dataset.json"), [result("r/result.json")]).name).toBe(
+      "LLMBar Natural",
+    );
+    expect(parseLlmbarImport(ds("dataset.json"), [result("result.json")]).name).toBe("LLMBar");
+    expect(parseLlmbarImport(null, [result("Natural/evaluators/GPT-4/CoT/result.json")]).name).toBe(
+      "LLMBar Natural",
+    );
+  });
+});

@@ -302,6 +302,14 @@ function llmbarItem(
 
 const RAW_CAP = 4000;
 
+/** A default name: the folder LLMBar keeps the set in (Dataset/LLMBar/Natural → "LLMBar Natural"). */
+function llmbarSetName(dataset: ImportFile | null, results: readonly ImportFile[]): string {
+  const parts = (dataset ?? results[0]).name.split(/[\\/]/).filter((p) => p && p !== ".");
+  const at = parts.lastIndexOf("evaluators");
+  const folder = dataset ? parts.at(-2) : at > 0 ? parts[at - 1] : undefined;
+  return folder ? `LLMBar ${folder}` : "LLMBar";
+}
+
 /**
  * Parses and validates an LLMBar import: dataset.json (or null: the items of the first result.json,
  * which carries them) and one result.json per evaluator. Items are matched by position, as LLMBar
@@ -442,9 +450,7 @@ export function parseLlmbarImport(
   throwIfProblems(problems);
   return {
     kind: "llmbar",
-    name:
-      opts.name ??
-      (dataset ? judgeNameFromPath(path.dirname(dataset.name)) || dataset.name : results[0].name),
+    name: opts.name ?? llmbarSetName(dataset, results),
     options: {
       format: "llmbar",
       kind: "pairwise",
