@@ -61,9 +61,11 @@ export function upsertStudyQueries(db: Db, collection: string, qs: StudyQuery[])
     `insert into study_queries (collection, query_id, text, labelled) values (?, ?, ?, ?)
      on conflict(collection, query_id) do update set text = excluded.text, labelled = excluded.labelled`,
   );
-  db.$client.transaction(() => {
-    for (const q of qs) s.run(collection, q.queryId, q.text, q.labelled === false ? 0 : 1);
-  }).immediate();
+  db.$client
+    .transaction(() => {
+      for (const q of qs) s.run(collection, q.queryId, q.text, q.labelled === false ? 0 : 1);
+    })
+    .immediate();
 }
 
 export function listStudyQueries(db: Db, collection: string): (StudyQuery & { labelled: boolean })[] {
@@ -160,9 +162,11 @@ function writeLabel(
  */
 export function setAnnotations(db: Db, collection: string, items: Annotation[]): void {
   const at = Date.now();
-  db.$client.transaction(() => {
-    for (const a of items) writeLabel(db, collection, a, a.source, at);
-  }).immediate();
+  db.$client
+    .transaction(() => {
+      for (const a of items) writeLabel(db, collection, a, a.source, at);
+    })
+    .immediate();
 }
 
 /**
@@ -174,11 +178,13 @@ export function annotateOne(
   collection: string,
   a: { queryId: string; memoryId: string; relevance: number },
 ): { previous: number | null; changed: boolean } {
-  return db.$client.transaction(() => {
-    const r = writeLabel(db, collection, a, "human", Date.now());
-    setQueryLabelled(db, collection, a.queryId, true);
-    return r;
-  }).immediate();
+  return db.$client
+    .transaction(() => {
+      const r = writeLabel(db, collection, a, "human", Date.now());
+      setQueryLabelled(db, collection, a.queryId, true);
+      return r;
+    })
+    .immediate();
 }
 
 export function listAnnotations(db: Db, collection: string, queryId?: string): AnnotationRow[] {
@@ -239,27 +245,31 @@ export function undoableChange(db: Db, collection: string, queryId: string): His
  * (removed if it had none), and the undo is itself a history entry. Returns the change undone.
  */
 export function undoLastAnnotation(db: Db, collection: string, queryId: string): HistoryEntry | undefined {
-  return db.$client.transaction(() => {
-    const target = undoableChange(db, collection, queryId);
-    if (!target) return undefined;
-    // the restored label keeps the source it had: the newest earlier change that set it
-    const earlier = stmt(
-      db,
-      `select source from annotation_history where collection = ? and query_id = ? and memory_id = ?
+  return db.$client
+    .transaction(() => {
+      const target = undoableChange(db, collection, queryId);
+      if (!target) return undefined;
+      // the restored label keeps the source it had: the newest earlier change that set it
+      const earlier = stmt(
+        db,
+        `select source from annotation_history where collection = ? and query_id = ? and memory_id = ?
        and id < ? and source != 'undo' and relevance is ? order by id desc limit 1`,
-    )
-      .pluck()
-      .get(collection, queryId, target.memoryId, target.id, target.previous) as AnnotationSource | undefined;
-    writeLabel(
-      db,
-      collection,
-      { queryId, memoryId: target.memoryId, relevance: target.previous },
-      "undo",
-      Date.now(),
-      earlier ?? "human",
-    );
-    return target;
-  }).immediate();
+      )
+        .pluck()
+        .get(collection, queryId, target.memoryId, target.id, target.previous) as
+        | AnnotationSource
+        | undefined;
+      writeLabel(
+        db,
+        collection,
+        { queryId, memoryId: target.memoryId, relevance: target.previous },
+        "undo",
+        Date.now(),
+        earlier ?? "human",
+      );
+      return target;
+    })
+    .immediate();
 }
 
 /**
@@ -268,16 +278,18 @@ export function undoLastAnnotation(db: Db, collection: string, queryId: string):
  * from now on a person's (`origin` "human", convention "annotated").
  */
 export function startFreshAnnotation(db: Db, collection: string): { cleared: number; queries: number } {
-  return db.$client.transaction(() => {
-    const at = Date.now();
-    const labels = listAnnotations(db, collection);
-    for (const a of labels) writeLabel(db, collection, { ...a, relevance: null }, "human", at);
-    const queries = stmt(db, "update study_queries set labelled = 0 where collection = ?").run(
-      collection,
-    ).changes;
-    setStudyMeta(db, collection, { labelConvention: "annotated", origin: "human" });
-    return { cleared: labels.length, queries };
-  }).immediate();
+  return db.$client
+    .transaction(() => {
+      const at = Date.now();
+      const labels = listAnnotations(db, collection);
+      for (const a of labels) writeLabel(db, collection, { ...a, relevance: null }, "human", at);
+      const queries = stmt(db, "update study_queries set labelled = 0 where collection = ?").run(
+        collection,
+      ).changes;
+      setStudyMeta(db, collection, { labelConvention: "annotated", origin: "human" });
+      return { cleared: labels.length, queries };
+    })
+    .immediate();
 }
 
 /**
