@@ -55,6 +55,29 @@ test("change N in the settings modal, start a run, watch it progress, open its s
   ).toBeVisible();
   await expect(page.getByTestId("panel-stats")).toContainText("local:llama3.1:8b");
 
+  // a person labels this verdict by keyboard (y = pass), sees it pressed, and undoes it with u
+  const label = page.getByTestId("human-label");
+  await expect(label.getByTestId("label-pass")).toHaveAttribute("aria-pressed", "false");
+  await page.locator("body").click({ position: { x: 2, y: 2 } });
+  await page.keyboard.press("y");
+  await expect(label.getByTestId("label-pass")).toHaveAttribute("aria-pressed", "true");
+  await page.reload();
+  await expect(page.getByTestId("human-label").getByTestId("label-pass")).toHaveAttribute(
+    "aria-pressed",
+    "true",
+  );
+  // the agreement page counts the labelled verdict
+  const cellUrl = page.url();
+  await page.goto("/agreement");
+  await expect(page.getByTestId("labelled-runs")).toContainText(/1 of \d+/);
+  await page.goto(cellUrl);
+  await page.locator("body").click({ position: { x: 2, y: 2 } });
+  await page.keyboard.press("u");
+  await expect(page.getByTestId("human-label").getByTestId("label-pass")).toHaveAttribute(
+    "aria-pressed",
+    "false",
+  );
+
   // the runs list shows it
   await page.goto("/runs");
   await expect(page.getByTestId("runs-table")).toContainText("done");

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
+import { LabelButtons } from "@/components/agreement/label-buttons";
 import { SpreadChart } from "@/components/charts/spread-chart";
 import { CoverageLine } from "@/components/runs/coverage-line";
 import { FailuresTable } from "@/components/runs/failures-table";
@@ -11,6 +12,7 @@ import { SampleList } from "@/components/runs/sample-list";
 import { StatusBadge } from "@/components/runs/status-badge";
 import { Card, PageTitle } from "@/components/ui/card";
 import { getDb } from "@/db/client";
+import { getVerdictLabel } from "@/db/queries/labels";
 import { getRunLive } from "@/db/queries/progress";
 import { getRunById, getRunCases, getRunResults, getRunSamples } from "@/db/queries/runs";
 import { mean } from "@/lib/judging/aggregate";
@@ -44,6 +46,9 @@ export default async function RunPage({ params, searchParams }: Props) {
   const selected = sp.case && sp.criterion ? { caseId: sp.case, criterionId: sp.criterion } : llmCells[0];
   const selCase = selected && cases.find((c) => c.caseId === selected.caseId);
   const selCriterion = selCase ? selCase.criteria.find((x) => x.id === selected.criterionId) : undefined;
+  const cellLabel = selected
+    ? getVerdictLabel(db, { runId: id, caseId: selected.caseId, criterionId: selected.criterionId })
+    : undefined;
   const judgeOrder = (j: string) => run.options.judges.indexOf(j) + 1 || Number.MAX_SAFE_INTEGER;
   const cellSamples = selected
     ? samples
@@ -115,6 +120,16 @@ export default async function RunPage({ params, searchParams }: Props) {
           <Card
             title={`${selCase?.name} · ${selected.criterionId}: ${scored.length} of ${askedSamples} samples answered, from ${cellJudges.length} of ${askedJudges} judge${askedJudges === 1 ? "" : "s"}${failedInCell ? ` · ${failedInCell} failed (not shown in the chart)` : ""}`}
           >
+            <div className="mb-3 flex flex-wrap items-center gap-3 text-sm" data-testid="human-label">
+              <span className="font-medium text-zinc-700">Your label for this verdict:</span>
+              <LabelButtons
+                runId={run.id}
+                caseId={selected.caseId}
+                criterionId={selected.criterionId}
+                scale={selCriterion.scale}
+                initial={cellLabel ? { passed: cellLabel.passed, score: cellLabel.score } : null}
+              />
+            </div>
             {selCriterion.type === "llm" && scored.length > 0 && (
               <SpreadChart
                 judges={cellJudges}
