@@ -8,6 +8,7 @@ const links = [
   { href: "/runs", label: "Runs" },
   { href: "/memory", label: "Memory study" },
   { href: "/reviews", label: "Reviews" },
+  { href: "/agreement", label: "Agreement" },
   { href: "/criteria", label: "Criteria" },
   { href: "/settings", label: "Settings" },
 ];

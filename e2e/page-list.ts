@@ -15,6 +15,7 @@ export function everyPage(s: Seeded): { name: string; url: string }[] {
     { name: "annotate", url: `/memory/${s.collection}/annotate` },
     { name: "reviews", url: "/reviews" },
     { name: "review", url: `/reviews/${s.review}` },
+    { name: "agreement", url: "/agreement" },
     { name: "criteria", url: "/criteria" },
     { name: "criterion (llm)", url: "/criteria/correctness" },
     { name: "criterion (deterministic)", url: "/criteria/contains" },

@@ -37,7 +37,7 @@ test("on a phone the navigation folds into a menu that opens, leads and closes",
   await expect(nav.getByRole("link", { name: "Runs" })).toBeHidden();
   await toggle.click();
   await expect(toggle).toHaveAttribute("aria-expanded", "true");
-  for (const name of ["Runs", "Memory study", "Reviews", "Criteria", "Settings"])
+  for (const name of ["Runs", "Memory study", "Reviews", "Agreement", "Criteria", "Settings"])
     await expect(nav.getByRole("link", { name })).toBeInViewport();
   await nav.getByRole("link", { name: "Criteria" }).click();
   await expect(page).toHaveURL(/\/criteria$/);
