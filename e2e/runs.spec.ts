@@ -10,6 +10,8 @@ import { SettingsPage } from "./pages/settings-page";
 test("change N in the settings modal, start a run, watch it progress, open its spread chart and a sample's reasoning", async ({
   page,
 }) => {
+  // specs before this one share the database and may have turned providers on: start from none
+  await setProviders(page, { mock: false, local: false });
   const runs = new RunsPage(page);
   await runs.goto();
   await runs.chooseSuite(/Question answering|QA/i);

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { connection } from "next/server";
 import { ImportExampleButton } from "@/components/memory/import-example-button";
 import { Card, EmptyState, PageTitle } from "@/components/ui/card";
+import { ScrollTable } from "@/components/ui/scroll-table";
 import { TableHead } from "@/components/ui/table-head";
 import { getDb } from "@/db/client";
 import { listStudies } from "@/db/queries/study";
@@ -27,41 +28,43 @@ export default async function MemoryPage() {
         </EmptyState>
       ) : (
         <Card>
-          <table className="w-full text-left text-sm" data-testid="studies-table">
-            <TableHead
-              columns={[
-                "Collection",
-                "Memories",
-                "Study queries",
-                { label: "Need annotation", title: "queries without labels: left out of every metric" },
-                { label: "Labels", title: "where the labels come from and how an unjudged item counts" },
-                "Experiments",
-              ]}
-            />
-            <tbody>
-              {studies.map((s) => (
-                <tr key={s.collection} className="border-t border-zinc-100">
-                  <td>
-                    <Link
-                      className="text-indigo-700 underline"
-                      href={`/memory/${encodeURIComponent(s.collection)}`}
-                    >
-                      {s.collection}
-                    </Link>
-                  </td>
-                  <td className="tabular-nums">{s.memories}</td>
-                  <td className="tabular-nums">{s.queries}</td>
-                  <td className="tabular-nums">{s.needsAnnotation}</td>
-                  <td className="text-xs">
-                    {s.origin === null
-                      ? "—"
-                      : `${s.origin === "example" ? "example" : s.origin === "human" ? "annotated in Jury" : s.origin} · ${s.labelConvention === "qrels" ? "unjudged = not relevant" : "unjudged = needs annotation"}`}
-                  </td>
-                  <td className="tabular-nums">{s.experiments}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ScrollTable label="Studies">
+            <table className="w-full text-left text-sm" data-testid="studies-table">
+              <TableHead
+                columns={[
+                  "Collection",
+                  "Memories",
+                  "Study queries",
+                  { label: "Need annotation", title: "queries without labels: left out of every metric" },
+                  { label: "Labels", title: "where the labels come from and how an unjudged item counts" },
+                  "Experiments",
+                ]}
+              />
+              <tbody>
+                {studies.map((s) => (
+                  <tr key={s.collection} className="border-t border-zinc-100">
+                    <td>
+                      <Link
+                        className="text-indigo-700 underline"
+                        href={`/memory/${encodeURIComponent(s.collection)}`}
+                      >
+                        {s.collection}
+                      </Link>
+                    </td>
+                    <td className="tabular-nums">{s.memories}</td>
+                    <td className="tabular-nums">{s.queries}</td>
+                    <td className="tabular-nums">{s.needsAnnotation}</td>
+                    <td className="text-xs">
+                      {s.origin === null
+                        ? "—"
+                        : `${s.origin === "example" ? "example" : s.origin === "human" ? "annotated in Jury" : s.origin} · ${s.labelConvention === "qrels" ? "unjudged = not relevant" : "unjudged = needs annotation"}`}
+                    </td>
+                    <td className="tabular-nums">{s.experiments}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollTable>
         </Card>
       )}
     </div>

@@ -57,7 +57,7 @@ function History({
       <div className="mb-1 flex items-center justify-between gap-2">
         <h2 className="font-semibold text-zinc-700">
           Label history of this query{" "}
-          <span className="font-normal text-zinc-500" data-testid="history-count">
+          <span className="font-normal text-zinc-600" data-testid="history-count">
             {total} change{total === 1 ? "" : "s"}
             {total > history.length ? `, newest ${history.length} shown` : ""}
           </span>
@@ -78,12 +78,17 @@ function History({
         </button>
       </div>
       {history.length === 0 ? (
-        <p className="text-zinc-500">No label has been set for this query.</p>
+        <p className="text-zinc-600">No label has been set for this query.</p>
       ) : (
-        <ol className="max-h-48 space-y-0.5 overflow-y-auto">
+        <ol
+          className="max-h-48 space-y-0.5 overflow-y-auto"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable list must be reachable by keyboard
+          tabIndex={0}
+          aria-label="Label history"
+        >
           {history.map((h) => (
             <li key={h.id} data-testid="history-entry" data-source={h.source} data-memory={h.memoryId}>
-              <span className="text-zinc-500">{when(h.at)}</span> · {h.title || h.memoryId}:{" "}
+              <span className="text-zinc-600">{when(h.at)}</span> · {h.title || h.memoryId}:{" "}
               {labelText(h.previous)} → <strong>{labelText(h.relevance)}</strong> · {SOURCE_TEXT[h.source]}
             </li>
           ))}
@@ -180,7 +185,7 @@ export function AnnotationList({
   if (items.length === 0)
     return (
       <div className="space-y-3">
-        <p className="text-sm text-zinc-500">
+        <p className="text-sm text-zinc-600">
           Nothing retrieved for this query yet: run a configuration first.
         </p>
         {historyBox}
@@ -188,7 +193,7 @@ export function AnnotationList({
     );
   return (
     <div className="space-y-3">
-      <p className="text-xs text-zinc-500">
+      <p className="text-xs text-zinc-600">
         <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>y</kbd> relevant · <kbd>n</kbd> not relevant · <kbd>u</kbd> undo
         · <kbd>Enter</kbd> next query
       </p>
@@ -212,10 +217,10 @@ export function AnnotationList({
                 <div>
                   <span className="mr-2 rounded bg-zinc-100 px-1 text-xs">{it.category}</span>
                   <span className="font-medium">
-                    {it.title || <span className="text-zinc-400">(no title)</span>}
+                    {it.title || <span className="text-zinc-600">(no title)</span>}
                   </span>
-                  <div className="text-xs text-zinc-500">tags: {it.tags.join(", ") || "—"}</div>
-                  <div className="text-xs text-zinc-500" data-testid="label-source">
+                  <div className="text-xs text-zinc-600">tags: {it.tags.join(", ") || "—"}</div>
+                  <div className="text-xs text-zinc-600" data-testid="label-source">
                     {v === null || v === undefined
                       ? "no label yet: needs annotation"
                       : it.labelSource && it.relevant === v
@@ -227,7 +232,7 @@ export function AnnotationList({
                   <button
                     type="button"
                     onClick={() => mark(it.memoryId, true)}
-                    className={`rounded border px-2 py-0.5 text-xs ${v === true ? "border-green-600 bg-green-600 text-white" : "border-zinc-300"}`}
+                    className={`rounded border px-2 py-0.5 text-xs ${v === true ? "border-green-700 bg-green-700 text-white" : "border-zinc-300"}`}
                   >
                     relevant (y)
                   </button>

@@ -67,7 +67,7 @@ export function ExperimentForm({
         {fe.topK && <span className="text-red-600">{fe.topK}</span>}
       </label>
       {kind === "bm25" ? (
-        <p className="self-end pb-1 text-xs text-zinc-500" data-testid="bm25-depth">
+        <p className="self-end pb-1 text-xs text-zinc-600" data-testid="bm25-depth">
           Depth {bm25Depth}: the run keeps its top {bm25Depth} ranked candidates for nDCG@10 and R@100 (the
           CLI&apos;s <code>--depth</code> goes to 1000).
           <input type="hidden" name="poolSize" value={Math.min(bm25Depth, 100)} />

@@ -1,3 +1,4 @@
+import { ScrollTable } from "@/components/ui/scroll-table";
 import { TableHead } from "@/components/ui/table-head";
 import type { Experiment } from "@/lib/domain";
 import {
@@ -18,7 +19,7 @@ const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(0)}%` : "�
 function Ci({ m, testId }: { m: MetricCI; testId?: string }) {
   if (m.n === 0)
     return (
-      <span className="text-zinc-500">
+      <span className="text-zinc-600">
         <span data-testid={testId}>— n=0</span>
         {m.why && (
           <span className="block text-xs" data-testid={testId ? `${testId}-why` : undefined}>
@@ -31,7 +32,7 @@ function Ci({ m, testId }: { m: MetricCI; testId?: string }) {
     <span title={m.note}>
       <span data-testid={testId}>
         <span className="font-medium">{pct(m.mean)}</span>
-        <span className="text-xs text-zinc-500">
+        <span className="text-xs text-zinc-600">
           {" "}
           [{pct(m.low)}–{pct(m.high)}] n={m.n}
         </span>
@@ -46,12 +47,12 @@ function Twice({ m, of, testId }: { m: ExperimentMetrics; of: keyof MetricSet; t
   return (
     <div className="space-y-0.5">
       <div>
-        <span className="mr-1 text-[10px] uppercase text-zinc-400">all</span>
+        <span className="mr-1 text-[10px] uppercase text-zinc-600">all</span>
         <Ci m={m[of]} testId={testId} />
       </div>
       {m.judgeAnswered && (
         <div>
-          <span className="mr-1 text-[10px] uppercase text-zinc-400">judge</span>
+          <span className="mr-1 text-[10px] uppercase text-zinc-600">judge</span>
           <Ci m={m.judgeAnswered[of]} testId={`${testId}-judge`} />
         </div>
       )}
@@ -65,7 +66,7 @@ function PathMixCell({ m }: { m: ExperimentMetrics }) {
   return (
     <div className="text-xs" data-testid="path-mix">
       <div className={low ? "font-medium text-amber-800" : undefined}>{describePathMix(mix)}</div>
-      <ul className="text-zinc-500">
+      <ul className="text-zinc-600">
         {mix.paths.map((p) => (
           <li key={p.path} data-testid="path-mix-item" data-path={p.path}>
             {p.n} × {p.label}
@@ -94,7 +95,7 @@ export type MetricsRow = {
 export function MetricsTable({ rows, convention }: { rows: MetricsRow[]; convention: LabelConvention }) {
   const qrels = convention === "qrels";
   return (
-    <div className="overflow-x-auto">
+    <ScrollTable label="Configurations">
       <table className="w-full text-left text-sm tabular-nums" data-testid="experiments-table">
         <TableHead
           columns={[
@@ -149,7 +150,7 @@ export function MetricsTable({ rows, convention }: { rows: MetricsRow[]; convent
                   )}
                   {e.label}
                 </div>
-                <div className="font-mono text-xs text-zinc-500">
+                <div className="font-mono text-xs text-zinc-600">
                   {e.id} · {e.status === "running" ? `running ${done} of ${planned}` : e.status}
                   {e.error && <span className="text-red-700"> {e.error}</span>}
                 </div>
@@ -158,7 +159,7 @@ export function MetricsTable({ rows, convention }: { rows: MetricsRow[]; convent
                     {notice}
                   </div>
                 )}
-                <div className="mt-0.5 text-xs text-zinc-500" data-testid="evidence">
+                <div className="mt-0.5 text-xs text-zinc-600" data-testid="evidence">
                   {evidenceLine(m)}
                 </div>
               </td>
@@ -201,6 +202,6 @@ export function MetricsTable({ rows, convention }: { rows: MetricsRow[]; convent
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollTable>
   );
 }

@@ -1,3 +1,4 @@
+import { ScrollTable } from "@/components/ui/scroll-table";
 import { TableHead } from "@/components/ui/table-head";
 import { budgetWarningText } from "@/lib/judging/budget";
 import { ASSUMED_LATENCY_MS, callsText, estimateRun, type SuiteSummary } from "@/lib/runs/estimate";
@@ -29,7 +30,7 @@ export function EstimateTable({
   latencyMsByJudge,
   temperature,
 }: Props) {
-  if (!suite) return <p className="text-sm text-zinc-500">Choose a suite to see the estimate.</p>;
+  if (!suite) return <p className="text-sm text-zinc-600">Choose a suite to see the estimate.</p>;
   const ns = [...new Set([1, 3, 5, Number.isFinite(n) ? n : 3])]
     .filter((x) => x >= 1 && x <= 10)
     .sort((a, b) => a - b);
@@ -39,49 +40,51 @@ export function EstimateTable({
   const current = Number.isFinite(n) && n >= 1 && n <= 10 ? at(n) : undefined;
   return (
     <div data-testid="estimate" className="mb-4 text-sm">
-      <table className="w-full text-left tabular-nums">
-        <TableHead
-          columns={[
-            "N",
-            "Calls",
-            { label: "Cached", title: "answers already in the response cache: no call, no cost" },
-            "To call",
-            "Input tokens",
-            "Output tokens",
-            { label: "Est. cost", title: "of the calls to make only" },
-            "Est. time",
-          ]}
-        />
-        <tbody>
-          {ns.map((k) => {
-            const e = at(k);
-            const isCurrent = k === n;
-            return (
-              <tr
-                key={k}
-                className={isCurrent ? "bg-indigo-50 font-medium" : ""}
-                data-testid={isCurrent ? "estimate-current" : undefined}
-              >
-                <td>{k}</td>
-                <td data-testid={isCurrent ? "estimate-calls" : undefined}>{e.calls.toLocaleString()}</td>
-                <td data-testid={isCurrent ? "estimate-cached" : undefined}>
-                  {e.cachedCalls.toLocaleString()}
-                </td>
-                <td data-testid={isCurrent ? "estimate-to-call" : undefined}>
-                  {e.callsToMake.toLocaleString()}
-                </td>
-                <td>~{e.inputTokens.toLocaleString()}</td>
-                <td>~{e.outputTokens.toLocaleString()}</td>
-                <td data-testid={isCurrent ? "estimate-cost" : undefined}>
-                  {e.costUsd === null ? "unpriced" : `~$${e.costUsd.toFixed(e.costUsd < 1 ? 4 : 2)}`}
-                </td>
-                <td>~{fmtTime(e.seconds)}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      <p className="mt-1 text-xs text-zinc-500">
+      <ScrollTable label="Estimate">
+        <table className="w-full text-left tabular-nums">
+          <TableHead
+            columns={[
+              "N",
+              "Calls",
+              { label: "Cached", title: "answers already in the response cache: no call, no cost" },
+              "To call",
+              "Input tokens",
+              "Output tokens",
+              { label: "Est. cost", title: "of the calls to make only" },
+              "Est. time",
+            ]}
+          />
+          <tbody>
+            {ns.map((k) => {
+              const e = at(k);
+              const isCurrent = k === n;
+              return (
+                <tr
+                  key={k}
+                  className={isCurrent ? "bg-indigo-50 font-medium" : ""}
+                  data-testid={isCurrent ? "estimate-current" : undefined}
+                >
+                  <td>{k}</td>
+                  <td data-testid={isCurrent ? "estimate-calls" : undefined}>{e.calls.toLocaleString()}</td>
+                  <td data-testid={isCurrent ? "estimate-cached" : undefined}>
+                    {e.cachedCalls.toLocaleString()}
+                  </td>
+                  <td data-testid={isCurrent ? "estimate-to-call" : undefined}>
+                    {e.callsToMake.toLocaleString()}
+                  </td>
+                  <td>~{e.inputTokens.toLocaleString()}</td>
+                  <td>~{e.outputTokens.toLocaleString()}</td>
+                  <td data-testid={isCurrent ? "estimate-cost" : undefined}>
+                    {e.costUsd === null ? "unpriced" : `~$${e.costUsd.toFixed(e.costUsd < 1 ? 4 : 2)}`}
+                  </td>
+                  <td>~{fmtTime(e.seconds)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </ScrollTable>
+      <p className="mt-1 text-xs text-zinc-600">
         {current && <span data-testid="estimate-summary">{callsText(current)}. </span>}
         {suite.cases} cases × {suite.llmCriteria} LLM criteria × {judges.length} judge
         {judges.length === 1 ? "" : "s"} × N

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { ScrollTable } from "@/components/ui/scroll-table";
 import type { ResultRow, RunCase } from "@/lib/domain";
 import type { CriterionVerdict } from "@/lib/judging/aggregate";
 import { ConsensusBadge } from "./status-badge";
@@ -19,9 +20,9 @@ export function ResultsTable({ runId, cases, criteria, results, selected }: Prop
   const cell = (caseId: string, criterionId: string) =>
     results.find((r) => r.caseId === caseId && r.criterionId === criterionId);
   return (
-    <div className="overflow-x-auto">
+    <ScrollTable label="Verdicts">
       <table className="w-full text-left text-sm" data-testid="results-table">
-        <thead className="text-xs text-zinc-500">
+        <thead className="text-xs text-zinc-600">
           <tr>
             <th className="py-1 font-medium">Case</th>
             {criteria.map((c) => (
@@ -36,7 +37,7 @@ export function ResultsTable({ runId, cases, criteria, results, selected }: Prop
             <tr key={c.caseId} className="border-t border-zinc-100 align-top">
               <td className="py-1.5 pr-3">
                 <div className="font-medium">{c.name}</div>
-                <div className="font-mono text-xs text-zinc-500">{c.caseId}</div>
+                <div className="font-mono text-xs text-zinc-600">{c.caseId}</div>
               </td>
               {criteria.map((cr) => {
                 const r = cell(c.caseId, cr);
@@ -54,7 +55,7 @@ export function ResultsTable({ runId, cases, criteria, results, selected }: Prop
                         <span className="tabular-nums font-medium">
                           {r.finalScore === null ? "—" : r.finalScore.toFixed(2)}
                         </span>
-                        <span className="text-xs text-zinc-500"> / {d.threshold}</span>{" "}
+                        <span className="text-xs text-zinc-600"> / {d.threshold}</span>{" "}
                         <span
                           className={`text-xs font-semibold ${r.passed ? "text-green-700" : "text-red-700"}`}
                         >
@@ -63,7 +64,7 @@ export function ResultsTable({ runId, cases, criteria, results, selected }: Prop
                         {cov && (
                           <div
                             data-testid="cell-coverage"
-                            className={`text-xs ${cov.samples_answered < cov.samples_asked ? "text-orange-800" : "text-zinc-500"}`}
+                            className={`text-xs ${cov.samples_answered < cov.samples_asked ? "text-orange-800" : "text-zinc-600"}`}
                           >
                             {d.criterion_type === "llm" &&
                               `${cov.judges_answered} of ${cov.judges_asked} judge${cov.judges_asked === 1 ? "" : "s"} · `}
@@ -94,7 +95,7 @@ export function ResultsTable({ runId, cases, criteria, results, selected }: Prop
                         </div>
                       </Link>
                     ) : (
-                      <span className="text-xs text-zinc-400">pending</span>
+                      <span className="text-xs text-zinc-600">pending</span>
                     )}
                   </td>
                 );
@@ -103,6 +104,6 @@ export function ResultsTable({ runId, cases, criteria, results, selected }: Prop
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollTable>
   );
 }

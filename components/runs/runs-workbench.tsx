@@ -102,7 +102,7 @@ export function RunsWorkbench({ suites, settings, latencyMsByJudge }: Props) {
             <fieldset>
               <legend className="block text-xs font-medium text-zinc-700">Judges</legend>
               {judgesAvailable.length === 0 && (
-                <p className="text-xs text-zinc-500">None enabled: open Judge settings.</p>
+                <p className="text-xs text-zinc-600">None enabled: open Judge settings.</p>
               )}
               {judgesAvailable.map((j) => (
                 <label key={j} className="mr-3 inline-flex items-center gap-1 text-sm">

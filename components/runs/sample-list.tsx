@@ -6,7 +6,7 @@ import type { Sample } from "@/lib/domain";
  * `unpriced`: judges with no price when the run was planned: their cost shows "unpriced", never $0.
  */
 export function SampleList({ samples, unpriced = [] }: { samples: Sample[]; unpriced?: string[] }) {
-  if (samples.length === 0) return <p className="text-sm text-zinc-500">No samples finished yet.</p>;
+  if (samples.length === 0) return <p className="text-sm text-zinc-600">No samples finished yet.</p>;
   return (
     <ol className="space-y-2" data-testid="sample-list">
       {samples.map((s) => (

@@ -42,7 +42,7 @@ const consensusStyles: Record<string, string> = {
  */
 export function ConsensusBadge({ level, agreement }: { level: string | null; agreement?: string }) {
   const text = agreement ?? level;
-  if (!text || text === "deterministic") return <span className="text-xs text-zinc-400">—</span>;
+  if (!text || text === "deterministic") return <span className="text-xs text-zinc-600">—</span>;
   return (
     <span
       data-testid="consensus"

@@ -7,6 +7,7 @@ import { ExperimentsProgress } from "@/components/memory/experiment-progress";
 import { FreshAnnotationButton } from "@/components/memory/fresh-annotation-button";
 import { MetricsTable } from "@/components/memory/metrics-table";
 import { Card, EmptyState, PageTitle } from "@/components/ui/card";
+import { ScrollTable } from "@/components/ui/scroll-table";
 import { TableHead } from "@/components/ui/table-head";
 import { getDb } from "@/db/client";
 import { countMemories } from "@/db/queries/memories";
@@ -143,7 +144,7 @@ export default async function StudyPage({ params, searchParams }: Props) {
           >
             {report.best.reason}.
           </p>
-          <p className="mb-3 text-xs text-zinc-500">
+          <p className="mb-3 text-xs text-zinc-600">
             Each figure is given twice: over <strong>all</strong> queries (what the hook would inject, its
             fallbacks included) and over the queries the <strong>judge</strong> answered. A configuration is
             called best only when its judge answered at least {Math.round(MIN_JUDGE_ANSWERED * 100)} % of the
@@ -196,45 +197,47 @@ export default async function StudyPage({ params, searchParams }: Props) {
             </p>
           )}
           {paired && consistency && (
-            <table className="w-full text-left text-sm tabular-nums" data-testid="paired-table">
-              <TableHead
-                columns={[
-                  "Metric",
-                  "B − A",
-                  "95 % interval",
-                  { label: "p (sign-flip)", title: "exact sign-flip randomisation test over queries" },
-                  "Queries",
-                ]}
-              />
-              <tbody>
-                {paired.map((p) => (
-                  <tr key={p.metric}>
-                    <td>{p.metric}</td>
-                    <td>
-                      {Number.isFinite(p.meanDiff)
-                        ? `${p.meanDiff >= 0 ? "+" : ""}${(p.meanDiff * 100).toFixed(1)} pts`
-                        : "—"}
+            <ScrollTable label="Paired comparison">
+              <table className="w-full text-left text-sm tabular-nums" data-testid="paired-table">
+                <TableHead
+                  columns={[
+                    "Metric",
+                    "B − A",
+                    "95 % interval",
+                    { label: "p (sign-flip)", title: "exact sign-flip randomisation test over queries" },
+                    "Queries",
+                  ]}
+                />
+                <tbody>
+                  {paired.map((p) => (
+                    <tr key={p.metric}>
+                      <td>{p.metric}</td>
+                      <td>
+                        {Number.isFinite(p.meanDiff)
+                          ? `${p.meanDiff >= 0 ? "+" : ""}${(p.meanDiff * 100).toFixed(1)} pts`
+                          : "—"}
+                      </td>
+                      <td>
+                        {Number.isFinite(p.low)
+                          ? `[${(p.low * 100).toFixed(1)}, ${(p.high * 100).toFixed(1)}]`
+                          : "—"}
+                      </td>
+                      <td>{p.p.toFixed(3)}</td>
+                      <td>{p.n}</td>
+                    </tr>
+                  ))}
+                  <tr>
+                    <td title="run the same judge configuration twice with different shuffle salts to read this as order consistency">
+                      Kept-set agreement
                     </td>
-                    <td>
-                      {Number.isFinite(p.low)
-                        ? `[${(p.low * 100).toFixed(1)}, ${(p.high * 100).toFixed(1)}]`
-                        : "—"}
+                    <td colSpan={4}>
+                      identical on {consistency.identical} of {consistency.n} queries · mean Jaccard{" "}
+                      {Number.isFinite(consistency.meanJaccard) ? consistency.meanJaccard.toFixed(2) : "—"}
                     </td>
-                    <td>{p.p.toFixed(3)}</td>
-                    <td>{p.n}</td>
                   </tr>
-                ))}
-                <tr>
-                  <td title="run the same judge configuration twice with different shuffle salts to read this as order consistency">
-                    Kept-set agreement
-                  </td>
-                  <td colSpan={4}>
-                    identical on {consistency.identical} of {consistency.n} queries · mean Jaccard{" "}
-                    {Number.isFinite(consistency.meanJaccard) ? consistency.meanJaccard.toFixed(2) : "—"}
-                  </td>
-                </tr>
-              </tbody>
-            </table>
+                </tbody>
+              </table>
+            </ScrollTable>
           )}
         </Card>
       )}

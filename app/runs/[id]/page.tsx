@@ -80,7 +80,7 @@ export default async function RunPage({ params, searchParams }: Props) {
       >
         {run.suiteName} <StatusBadge status={run.status} />
       </PageTitle>
-      <p className="-mt-3 text-xs text-zinc-500">
+      <p className="-mt-3 text-xs text-zinc-600">
         <span className="font-mono">{run.id}</span> · judges {run.options.judges.join(", ")} · N ={" "}
         {run.options.n} · temperature {run.options.temperature} · {cases.length} cases × {criteria.length}{" "}
         criteria
@@ -89,7 +89,7 @@ export default async function RunPage({ params, searchParams }: Props) {
       <p className="-mt-2 text-sm">
         Coverage: <CoverageLine coverage={coverage} testId="run-coverage" />
         {unpriced.length > 0 && (
-          <span className="ml-2 text-xs text-zinc-500" data-testid="run-unpriced">
+          <span className="ml-2 text-xs text-zinc-600" data-testid="run-unpriced">
             cost unpriced for {unpriced.join(", ")} (no price in Settings)
           </span>
         )}
@@ -145,7 +145,7 @@ export default async function RunPage({ params, searchParams }: Props) {
               />
             )}
             <details className="my-2 text-sm">
-              <summary className="cursor-pointer text-xs text-zinc-500">the output that was judged</summary>
+              <summary className="cursor-pointer text-xs text-zinc-600">the output that was judged</summary>
               <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-zinc-50 p-2 text-xs">
                 {selCase?.output}
               </pre>

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { connection } from "next/server";
 import { Card, EmptyState, PageTitle } from "@/components/ui/card";
+import { ScrollTable } from "@/components/ui/scroll-table";
 import { TableHead } from "@/components/ui/table-head";
 import { getDb } from "@/db/client";
 import { getRunResults, listRuns } from "@/db/queries/runs";
@@ -23,7 +24,11 @@ export default async function ComparePage({ searchParams }: Props) {
   const out =
     ra && rb ? compareRuns(getRunResults(db, { runId: ra.id }), getRunResults(db, { runId: rb.id })) : null;
   const select = (name: string, value?: string) => (
-    <select name={name} defaultValue={value} className="rounded border border-zinc-300 px-2 py-1 text-sm">
+    <select
+      name={name}
+      defaultValue={value}
+      className="max-w-full rounded border border-zinc-300 px-2 py-1 text-sm"
+    >
       <option value="">choose a run</option>
       {runs.map((r) => (
         <option key={r.id} value={r.id}>
@@ -36,8 +41,8 @@ export default async function ComparePage({ searchParams }: Props) {
     <div className="space-y-4">
       <PageTitle>Compare two runs</PageTitle>
       <form className="flex flex-wrap items-center gap-2" method="get">
-        <label className="text-sm">A {select("a", a)}</label>
-        <label className="text-sm">B {select("b", b)}</label>
+        <label className="min-w-0 max-w-full text-sm">A {select("a", a)}</label>
+        <label className="min-w-0 max-w-full text-sm">B {select("b", b)}</label>
         <button type="submit" className="rounded bg-indigo-600 px-3 py-1 text-sm text-white">
           Compare
         </button>
@@ -50,65 +55,67 @@ export default async function ComparePage({ searchParams }: Props) {
         <Card
           title={`${out.cells.length} case × criterion cells in both runs · ${out.flips} pass/fail flip${out.flips === 1 ? "" : "s"} · mean |Δ| ${f(out.meanAbsDelta)}`}
         >
-          <table className="w-full text-left text-sm tabular-nums" data-testid="compare-table">
-            <TableHead
-              columns={[
-                "Case",
-                "Criterion",
-                "A",
-                "B",
-                "Δ",
-                "Verdict",
-                { label: "Spread A / B", title: "mean within-judge std of the samples" },
-                {
-                  label: "Answered A / B",
-                  title:
-                    "judges answered/asked · samples answered/asked, in each run (failed samples are not scored)",
-                },
-                {
-                  label: "Consensus A / B",
-                  title: "a consensus level needs two judges or more that answered",
-                },
-              ]}
-            />
-            <tbody>
-              {out.cells.map((c) => (
-                <tr
-                  key={`${c.caseId}-${c.criterionId}`}
-                  className={`border-t border-zinc-100 ${c.flipped ? "bg-amber-50" : ""}`}
-                >
-                  <td>{c.caseId}</td>
-                  <td>{c.criterionId}</td>
-                  <td>{f(c.a)}</td>
-                  <td>{f(c.b)}</td>
-                  <td>{c.delta === null ? "—" : `${c.delta > 0 ? "+" : ""}${c.delta.toFixed(2)}`}</td>
-                  <td>
-                    {c.flipped
-                      ? `flip: ${c.passedA ? "pass→FAIL" : "FAIL→pass"}`
-                      : c.passedA
-                        ? "pass"
-                        : "FAIL"}
-                  </td>
-                  <td>
-                    {f(c.spreadA)} / {f(c.spreadB)}
-                  </td>
-                  <td
-                    data-testid="compare-coverage"
-                    className={
-                      [c.coverageA, c.coverageB].some((x) => x && x.samples_answered < x.samples_asked)
-                        ? "text-orange-800"
-                        : ""
-                    }
+          <ScrollTable label="Comparison">
+            <table className="w-full text-left text-sm tabular-nums" data-testid="compare-table">
+              <TableHead
+                columns={[
+                  "Case",
+                  "Criterion",
+                  "A",
+                  "B",
+                  "Δ",
+                  "Verdict",
+                  { label: "Spread A / B", title: "mean within-judge std of the samples" },
+                  {
+                    label: "Answered A / B",
+                    title:
+                      "judges answered/asked · samples answered/asked, in each run (failed samples are not scored)",
+                  },
+                  {
+                    label: "Consensus A / B",
+                    title: "a consensus level needs two judges or more that answered",
+                  },
+                ]}
+              />
+              <tbody>
+                {out.cells.map((c) => (
+                  <tr
+                    key={`${c.caseId}-${c.criterionId}`}
+                    className={`border-t border-zinc-100 ${c.flipped ? "bg-amber-50" : ""}`}
                   >
-                    {cov(c.coverageA)} / {cov(c.coverageB)}
-                  </td>
-                  <td className="text-xs">
-                    {c.agreementA ?? "—"} / {c.agreementB ?? "—"}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                    <td>{c.caseId}</td>
+                    <td>{c.criterionId}</td>
+                    <td>{f(c.a)}</td>
+                    <td>{f(c.b)}</td>
+                    <td>{c.delta === null ? "—" : `${c.delta > 0 ? "+" : ""}${c.delta.toFixed(2)}`}</td>
+                    <td>
+                      {c.flipped
+                        ? `flip: ${c.passedA ? "pass→FAIL" : "FAIL→pass"}`
+                        : c.passedA
+                          ? "pass"
+                          : "FAIL"}
+                    </td>
+                    <td>
+                      {f(c.spreadA)} / {f(c.spreadB)}
+                    </td>
+                    <td
+                      data-testid="compare-coverage"
+                      className={
+                        [c.coverageA, c.coverageB].some((x) => x && x.samples_answered < x.samples_asked)
+                          ? "text-orange-800"
+                          : ""
+                      }
+                    >
+                      {cov(c.coverageA)} / {cov(c.coverageB)}
+                    </td>
+                    <td className="text-xs">
+                      {c.agreementA ?? "—"} / {c.agreementB ?? "—"}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollTable>
           <p className="mt-2 text-xs">
             <Link className="text-indigo-700 underline" href={`/runs/${ra?.id}`}>
               open A

@@ -92,7 +92,7 @@ export default async function AnnotatePage({ params, searchParams }: Props) {
         </PageTitle>
         <Card>
           <p className="text-sm" data-testid="query-text">
-            <span className="text-xs text-zinc-500">Prompt: </span>
+            <span className="text-xs text-zinc-600">Prompt: </span>
             {query.text}
           </p>
           {!query.labelled && (
