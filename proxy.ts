@@ -50,6 +50,14 @@ export async function proxy(request: NextRequest) {
     }
   }
 
+  // a path whose percent-encoding is broken (`/reviews/%E0%A4%A`) names nothing: the app's 404, not
+  // the router's 500
+  if (!decodable(request.nextUrl.pathname)) {
+    const url = request.nextUrl.clone();
+    url.pathname = "/not-found";
+    return NextResponse.rewrite(url, { status: 404 });
+  }
+
   const token = process.env.JURY_ACCESS_TOKEN;
   if (!token) return NextResponse.next();
   const path = request.nextUrl.pathname;
@@ -88,3 +96,12 @@ function refuse(status: number, message: string): NextResponse {
 
 // No matcher: the proxy runs on every path, so nothing reaches app code unchecked. The token
 // exemption for build assets is an exact folder prefix in the code above, not a matcher pattern.
+
+function decodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

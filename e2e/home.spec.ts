@@ -68,3 +68,11 @@ test("home lists the recent runs, experiments and reviews with their status, new
     await stopApp(app);
   }
 });
+
+test("an unknown URL and a malformed id get the app's own 404 page, never a 500", async ({ page }) => {
+  for (const url of ["/no-such-page", "/reviews/%E0%A4%A", "/runs/%E0%A4%A"]) {
+    const r = await page.goto(url);
+    expect(r?.status(), url).toBe(404);
+    await expect(page.getByTestId("not-found"), url).toContainText("Nothing lives at this address");
+  }
+});
