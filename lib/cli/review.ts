@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { readEnv } from "../env/registry";
@@ -66,8 +65,9 @@ function weightsOption(raw: string): Weights {
   }
 }
 
-export async function reviewCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+/** The flags, parsed (node:util; an unknown flag is a usage error). */
+function parseReviewArgs(argv: string[]) {
+  return parseArgs({
     args: argv,
     options: {
       criteria: { type: "string" },
@@ -97,36 +97,94 @@ export async function reviewCommand(argv: string[]): Promise<number> {
       help: { type: "boolean", short: "h" },
     },
   });
+}
+
+type ReviewValues = ReturnType<typeof parseReviewArgs>["values"];
+type Db = import("@/db/client").Db;
+type Settings = import("../settings/schema").Settings;
+type ReviewOutcome = import("../review/run-review").ReviewOutcome;
+type Meta = Record<string, string | number>;
+
+/**
+ * `jury review`: read the flags, gather the change's context, choose the judges and check they can
+ * be called, run the review as a job (stored when it finishes), print it, and exit with its verdict.
+ */
+export async function reviewCommand(argv: string[]): Promise<number> {
+  const { values } = parseReviewArgs(argv);
   if (values.help) {
     process.stdout.write(REVIEW_HELP);
     return 0;
   }
   if (!values.criteria) throw new JuryError("usage", `--criteria is required\n\n${REVIEW_HELP}`);
-  const fs = await import("node:fs");
-  const { gatherContext } = await import("../review/context");
-  const { DIMENSIONS } = await import("../review/judgment");
-  const count = (name: string, v?: string) => {
-    if (v === undefined) return undefined;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 0)
-      throw new JuryError("usage", `--${name} must be a whole number ≥ 0, got "${v}"`);
-    return n;
-  };
-  const meta: Record<string, string | number> = {};
-  for (const kv of values.meta ?? []) {
+  const meta = metaOption(values.meta ?? []);
+  if (meta.outcome === "infra_failure" || meta.outcome === "timeout") return reportNotJudged(meta, values);
+  const numbers = numericOptions(values);
+  const context = await readContext(values, meta);
+
+  const { getDb } = await import("@/db/client");
+  const { readSettings } = await import("../settings/store");
+  const db = getDb();
+  const settings = readSettings(db);
+  const judging = await chooseJudges(values, settings);
+  const { judgeAllowedFor, newReviewId } = await import("../review/review-job");
+  const judgeAllowed = judgeAllowedFor(db, {
+    judgeOn: judging.judgeOn,
+    offReason: judging.offReason,
+    testsFailed: (context.testResults?.failed ?? 0) > 0,
+  });
+  const transcript = await findTranscript(values, judging.judgeOn);
+
+  const id = newReviewId();
+  const r = await runReviewJob(db, {
+    id,
+    title: reviewTitle(values),
+    mechanical: numbers.mechanical,
+    options: {
+      context,
+      judges: judging.judges,
+      n: numbers.n,
+      perDimension: Boolean(values["per-dimension"]),
+      quick: Boolean(values.quick),
+      weights: numbers.weights,
+      settings,
+      mechanical: numbers.mechanical,
+      transcriptPath: transcript?.path,
+      transcriptSource: transcript?.source,
+      judgeAllowed,
+    },
+  });
+  if (!r) return 1;
+  if (values.json) await printJson(db, id, r, meta, judging.judges);
+  else printText(id, r);
+  const judgeCallFailed = r.judge.status === "failed" || r.calls.some((c) => c.error !== undefined);
+  if (values.strict && judgeCallFailed) return 3;
+  return r.verdict === "pass" ? 0 : 1;
+}
+
+/** `--meta key=value` (repeatable), as run metadata. */
+function metaOption(pairs: string[]): Meta {
+  const meta: Meta = {};
+  for (const kv of pairs) {
     const i = kv.indexOf("=");
     if (i <= 0) throw new JuryError("usage", `--meta takes key=value, got "${kv}"`);
     meta[kv.slice(0, i)] = kv.slice(i + 1);
   }
-  if (meta.outcome === "infra_failure" || meta.outcome === "timeout") {
-    const reason = `the run's outcome is ${meta.outcome} (nothing to judge)`;
-    if (values.json)
-      process.stdout.write(
-        `${JSON.stringify({ review_id: null, outcome: meta.outcome, judged: false, verdict: null, verdict_source: null, reason }, null, 2)}\n`,
-      );
-    process.stderr.write(`Not judged: ${reason}.\n`);
-    return 0;
-  }
+  return meta;
+}
+
+/** Seed 002: a run that ended in infra_failure or timeout is not judged; it says so and exits 0. */
+function reportNotJudged(meta: Meta, values: ReviewValues): number {
+  const reason = `the run's outcome is ${meta.outcome} (nothing to judge)`;
+  if (values.json)
+    process.stdout.write(
+      `${JSON.stringify({ review_id: null, outcome: meta.outcome, judged: false, verdict: null, verdict_source: null, reason }, null, 2)}\n`,
+    );
+  process.stderr.write(`Not judged: ${reason}.\n`);
+  return 0;
+}
+
+/** --weights, --mechanical and --n, each checked, or a usage error naming the flag. */
+function numericOptions(values: ReviewValues): { weights?: Weights; mechanical?: number; n: number } {
   const weights = values.weights === undefined ? undefined : weightsOption(values.weights);
   const mechanical = values.mechanical === undefined ? undefined : Number(values.mechanical);
   if (mechanical !== undefined && !(mechanical >= 0 && mechanical <= 1))
@@ -134,20 +192,32 @@ export async function reviewCommand(argv: string[]): Promise<number> {
   const n = values.n === undefined ? 1 : Number(values.n);
   if (!Number.isInteger(n) || n < 1 || n > 10)
     throw new JuryError("usage", `--n must be a whole number from 1 to 10, got "${values.n}"`);
+  return { weights, mechanical, n };
+}
 
-  const criteriaIsFile = fs.existsSync(values.criteria);
-  if (
-    !criteriaIsFile &&
-    !/\s/.test(values.criteria) &&
-    (/[\\/]/.test(values.criteria) || /\.(md|txt)$/i.test(values.criteria))
-  ) {
+/** `--passed` / `--failed`: a whole number ≥ 0, or a usage error naming the flag. */
+function countOption(name: string, v?: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0)
+    throw new JuryError("usage", `--${name} must be a whole number ≥ 0, got "${v}"`);
+  return n;
+}
+
+/** The context package: criteria (a file, or the text itself), the diff, tests, lint and metadata. */
+async function readContext(values: ReviewValues, meta: Meta) {
+  const fs = await import("node:fs");
+  const { gatherContext } = await import("../review/context");
+  const criteria = values.criteria as string;
+  const criteriaIsFile = fs.existsSync(criteria);
+  if (!criteriaIsFile && !/\s/.test(criteria) && (/[\\/]/.test(criteria) || /\.(md|txt)$/i.test(criteria))) {
     throw new JuryError(
       "invalid:review",
-      `criteria file ${values.criteria} not found (to pass the criteria as text, write them out)`,
+      `criteria file ${criteria} not found (to pass the criteria as text, write them out)`,
     );
   }
-  const context = gatherContext({
-    criteria: values.criteria,
+  return gatherContext({
+    criteria,
     criteriaIsFile,
     prompt: values.prompt,
     repo: values.repo ? path.resolve(values.repo) : undefined,
@@ -156,173 +226,158 @@ export async function reviewCommand(argv: string[]): Promise<number> {
     diffFile: values.diff,
     testFiles: values.tests,
     testOutputFile: values["test-output"],
-    passed: count("passed", values.passed),
-    failed: count("failed", values.failed),
+    passed: countOption("passed", values.passed),
+    failed: countOption("failed", values.failed),
     lintFile: values.lint,
     meta,
   });
+}
 
-  const { getDb } = await import("@/db/client");
-  const { readSettings } = await import("../settings/store");
+/**
+ * Seed 003: the judge is off unless enabled; naming judges on the command line asks for it. When
+ * it is on, every judge must be callable: refused before anything is spent or written (the
+ * throttle's slot included).
+ */
+async function chooseJudges(
+  values: ReviewValues,
+  settings: Settings,
+): Promise<{ judgeOn: boolean; judges: string[]; offReason: string }> {
   const { enabledJudges } = await import("../settings/schema");
-  const { runReview } = await import("../review/run-review");
   const { assertJudgesReady } = await import("../providers/preflight");
-  const { tryAcquireJudgment, throttleLimit } = await import("../review/throttle");
-  const { insertReview, getReview } = await import("@/db/queries/reviews");
-  const db = getDb();
-  const settings = readSettings(db);
-  // seed 003: the judge is off unless enabled; naming judges on the command line asks for it
   const enabledByEnv = judgeEnabledEnv();
   const judgeOn = enabledByEnv ?? values.judges !== undefined;
-  const judges = judgeOn
-    ? (values.judges
-        ?.split(",")
-        .map((s) => s.trim())
-        .filter(Boolean) ??
-      (readEnv("JUDGE_MODEL") ? [readEnv("JUDGE_MODEL") as string] : enabledJudges(settings)))
-    : [];
-  if (judgeOn && judges.length === 0)
+  const offReason =
+    enabledByEnv === false
+      ? "JUDGE_ENABLED=false"
+      : "JUDGE_ENABLED is not set (set JUDGE_ENABLED=true or pass --judges)";
+  if (!judgeOn) return { judgeOn, judges: [], offReason };
+  const model = readEnv("JUDGE_MODEL");
+  const judges =
+    values.judges
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean) ?? (model ? [model] : enabledJudges(settings));
+  if (judges.length === 0)
     throw new JuryError(
       "usage",
       "JUDGE_ENABLED is true but no judge is named: pass --judges, set JUDGE_MODEL, or enable one in Settings",
     );
-  // refuse before anything is spent or written (the throttle's slot included)
-  if (judgeOn)
-    assertJudgesReady(judges, settings, {
-      what: "Not reviewed",
-      source: values.judges
-        ? "--judges"
-        : readEnv("JUDGE_MODEL")
-          ? "JUDGE_MODEL"
-          : "the judges enabled in Settings",
-    });
-  const testsFailed = (context.testResults?.failed ?? 0) > 0;
-  const judgeAllowed = !judgeOn
-    ? ({
-        ok: false,
-        status: "not enabled",
-        reason:
-          enabledByEnv === false
-            ? "JUDGE_ENABLED=false"
-            : "JUDGE_ENABLED is not set (set JUDGE_ENABLED=true or pass --judges)",
-      } as const)
-    : testsFailed || tryAcquireJudgment(db, "review", throttleLimit())
-      ? ({ ok: true } as const)
-      : ({
-          ok: false,
-          status: "throttled",
-          reason: `throttled: ${throttleLimit()} judgments in the last hour (JUDGE_MAX_PER_HOUR)`,
-        } as const);
-
-  // the session to diagnose: given, or the newest of this project's Claude Code sessions
-  const { claudeProjectsDir, findLatestTranscript } = await import("../review/transcript");
-  const transcript = values["no-transcript"]
-    ? undefined
-    : values.transcript
-      ? { path: path.resolve(values.transcript), source: "given" as const }
-      : judgeOn
-        ? (() => {
-            const found = findLatestTranscript(
-              values.repo ? path.resolve(values.repo) : process.cwd(),
-              claudeProjectsDir(values["claude-projects"]),
-            );
-            return found ? { path: found, source: "found" as const } : undefined;
-          })()
-        : undefined;
-
-  const r = await runReview({
-    context,
-    judges,
-    n,
-    perDimension: Boolean(values["per-dimension"]),
-    quick: Boolean(values.quick),
-    weights,
-    settings,
-    mechanical,
-    transcriptPath: transcript?.path,
-    transcriptSource: transcript?.source,
-    judgeAllowed,
+  assertJudgesReady(judges, settings, {
+    what: "Not reviewed",
+    source: values.judges ? "--judges" : model ? "JUDGE_MODEL" : "the judges enabled in Settings",
   });
-  for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
-  const id = `rev_${randomBytes(5).toString("hex")}`;
-  const title =
+  return { judgeOn, judges, offReason };
+}
+
+/** The session to diagnose on a fail: given, or the newest of this project's Claude Code sessions. */
+async function findTranscript(
+  values: ReviewValues,
+  judgeOn: boolean,
+): Promise<{ path: string; source: "given" | "found" } | undefined> {
+  if (values["no-transcript"]) return undefined;
+  if (values.transcript) return { path: path.resolve(values.transcript), source: "given" };
+  if (!judgeOn) return undefined;
+  const { claudeProjectsDir, findLatestTranscript } = await import("../review/transcript");
+  const found = findLatestTranscript(
+    values.repo ? path.resolve(values.repo) : process.cwd(),
+    claudeProjectsDir(values["claude-projects"]),
+  );
+  return found ? { path: found, source: "found" } : undefined;
+}
+
+function reviewTitle(values: ReviewValues): string {
+  return (
     values.title ??
     (values.repo
       ? `${path.basename(path.resolve(values.repo))} ${values.base}...${values.head ?? "HEAD"}`
-      : path.basename(values.diff ?? "review"));
-  insertReview(db, {
-    id,
-    title,
-    verdict: r.verdict,
-    verdictSource: r.verdictSource,
-    score: r.score,
-    mechanicalScore: mechanical ?? null,
-    blendedScore: r.blended,
-    diff: context.diff,
-    record: {
-      context: { ...context, diff: undefined },
-      gate: r.gate,
-      judgment: r.judgment as unknown as Record<string, unknown> | null,
-      samples: r.samples,
-      warnings: r.warnings,
-      diagnosis: r.diagnosis,
-      calls: r.calls,
-      judge: r.judge,
-      coverage: r.coverage,
-      transcript: r.transcript,
-      costUsd: r.costUsd,
-    },
-  });
-  const judgeLine = describeJudge(r);
-  if (values.json) {
-    const stored = getReview(db, id)!;
-    process.stdout.write(
-      `${JSON.stringify(
-        {
-          review_id: id,
-          outcome: meta.outcome ?? null,
-          judged: r.verdictSource !== "tests",
-          verdict: stored.verdict,
-          verdict_source: stored.verdictSource,
-          score: stored.score,
-          blended: stored.blendedScore,
-          judge: { ...r.judge, judges, summary: judgeLine },
-          coverage: r.coverage,
-          gate: r.gate,
-          judgment: r.judgment,
-          calls: r.calls,
-          cost_usd: r.costUsd,
-          transcript: r.transcript,
-          warnings: r.warnings,
-          diagnosis: r.diagnosis,
-        },
-        null,
-        2,
-      )}\n`,
-    );
-  } else {
-    process.stdout.write(
-      `${id}: ${r.verdict.toUpperCase()} (from the ${r.verdictSource === "tests" ? "tests: mechanical verdict" : r.verdictSource})${r.score !== null ? `, score ${r.score.toFixed(2)}` : ""}\n`,
-    );
-    process.stdout.write(`judge: ${judgeLine}\n`);
-    if (r.judgment)
-      for (const d of DIMENSIONS)
-        process.stdout.write(
-          `  ${d.padEnd(16)} ${r.judgment.dimensions[d].toFixed(2)}  ${r.judgment.consensus[d].agreement ?? r.judgment.consensus[d].consensus_level ?? ""}\n`,
-        );
-    for (const i of r.judgment?.issues ?? []) process.stdout.write(`  [${i.severity}] ${i.description}\n`);
-    if (r.gate?.reasoning) process.stdout.write(`gate: ${r.gate.verdict}: ${r.gate.reasoning}\n`);
-    if (r.calls.length)
-      process.stdout.write(
-        `cost: ${r.costUsd === null ? "unpriced" : `$${r.costUsd.toFixed(4)}`} over ${r.calls.length} call${r.calls.length === 1 ? "" : "s"}\n`,
-      );
-    if (r.transcript)
-      process.stdout.write(
-        `transcript: ${r.transcript.path}${r.transcript.source === "found" ? " (the newest session of this project)" : ""}\n`,
-      );
-    if (r.diagnosis) process.stdout.write(`retry feedback: ${r.diagnosis}\n`);
+      : path.basename(values.diff ?? "review"))
+  );
+}
+
+/**
+ * Runs the review as a job and stores it. Ctrl-C or SIGTERM aborts its calls and stores nothing
+ * (the job says interrupted). Returns the outcome, or null when the review stopped unstored (said
+ * on stderr); what the review or its write threw is thrown again, as before jobs.
+ */
+async function runReviewJob(
+  db: Db,
+  input: import("../review/review-job").ReviewJobInput,
+): Promise<ReviewOutcome | null> {
+  const { executeReview } = await import("../review/review-job");
+  const controller = new AbortController();
+  const stop = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(signal === "SIGTERM" ? 143 : 130);
+    controller.abort(new Error(`interrupted by ${signal}`));
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  let r: Awaited<ReturnType<typeof executeReview>>;
+  try {
+    r = await executeReview(db, { ...input, signal: controller.signal });
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
   }
-  const judgeCallFailed = r.judge.status === "failed" || r.calls.some((c) => c.error !== undefined);
-  if (values.strict && judgeCallFailed) return 3;
-  return r.verdict === "pass" ? 0 : 1;
+  for (const w of r.outcome?.warnings ?? []) process.stderr.write(`warning: ${w}\n`);
+  if (r.thrown !== undefined) throw r.thrown;
+  if (r.status !== "done" || !r.outcome) {
+    process.stderr.write(`Review ${input.id} ${r.status}: ${r.error ?? "nothing stored"}\n`);
+    return null;
+  }
+  return r.outcome;
+}
+
+/** `--json`: the stored review as one object. */
+async function printJson(db: Db, id: string, r: ReviewOutcome, meta: Meta, judges: string[]): Promise<void> {
+  const { getReview } = await import("@/db/queries/reviews");
+  const stored = getReview(db, id)!;
+  process.stdout.write(
+    `${JSON.stringify(
+      {
+        review_id: id,
+        outcome: meta.outcome ?? null,
+        judged: r.verdictSource !== "tests",
+        verdict: stored.verdict,
+        verdict_source: stored.verdictSource,
+        score: stored.score,
+        blended: stored.blendedScore,
+        judge: { ...r.judge, judges, summary: describeJudge(r) },
+        coverage: r.coverage,
+        gate: r.gate,
+        judgment: r.judgment,
+        calls: r.calls,
+        cost_usd: r.costUsd,
+        transcript: r.transcript,
+        warnings: r.warnings,
+        diagnosis: r.diagnosis,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+}
+
+/** The verdict, the judge's line, the dimensions and issues, the gate, the cost and the diagnosis. */
+function printText(id: string, r: ReviewOutcome): void {
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  out(
+    `${id}: ${r.verdict.toUpperCase()} (from the ${r.verdictSource === "tests" ? "tests: mechanical verdict" : r.verdictSource})${r.score !== null ? `, score ${r.score.toFixed(2)}` : ""}`,
+  );
+  out(`judge: ${describeJudge(r)}`);
+  if (r.judgment)
+    for (const d of DIMENSIONS)
+      out(
+        `  ${d.padEnd(16)} ${r.judgment.dimensions[d].toFixed(2)}  ${r.judgment.consensus[d].agreement ?? r.judgment.consensus[d].consensus_level ?? ""}`,
+      );
+  for (const i of r.judgment?.issues ?? []) out(`  [${i.severity}] ${i.description}`);
+  if (r.gate?.reasoning) out(`gate: ${r.gate.verdict}: ${r.gate.reasoning}`);
+  if (r.calls.length)
+    out(
+      `cost: ${r.costUsd === null ? "unpriced" : `$${r.costUsd.toFixed(4)}`} over ${r.calls.length} call${r.calls.length === 1 ? "" : "s"}`,
+    );
+  if (r.transcript)
+    out(
+      `transcript: ${r.transcript.path}${r.transcript.source === "found" ? " (the newest session of this project)" : ""}`,
+    );
+  if (r.diagnosis) out(`retry feedback: ${r.diagnosis}`);
 }

@@ -4,11 +4,23 @@ import { markInterruptedRuns, setRunStatus } from "@/db/queries/runs";
 import type { Job } from "@/db/schema";
 import { isPidAlive, recoverStaleJobs } from "./runner";
 
-/** What a dead owner's job leaves behind: its run or experiment, shown as interrupted (resumable). */
+/**
+ * What a dead owner's job leaves behind: its run or experiment, shown as interrupted (resumable).
+ * A review is stored only when it finishes, so a dead review has no row yet: its job row, already
+ * marked interrupted with why, is what the Reviews page lists (it is not resumed: nothing runs twice).
+ */
 function markWorkInterrupted(db: Db, job: Job): void {
   const error = job.error ?? "The process working it stopped before it finished; resume it.";
-  if (job.kind === "run") setRunStatus(db, { id: job.id, status: "interrupted", error, ownerPid: null });
-  else if (job.kind === "experiment") finishExperiment(db, job.id, "interrupted", error);
+  switch (job.kind) {
+    case "run":
+      setRunStatus(db, { id: job.id, status: "interrupted", error, ownerPid: null });
+      return;
+    case "experiment":
+      finishExperiment(db, job.id, "interrupted", error);
+      return;
+    case "review":
+      return;
+  }
 }
 
 /**

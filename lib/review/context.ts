@@ -100,7 +100,6 @@ export type GatherInput = {
 
 /** Assembles the review's context package with the seeds' truncation rules. */
 export function gatherContext(i: GatherInput): ReviewContext {
-  const notes: string[] = [];
   const criteria = i.criteriaIsFile ? readFile(i.criteria, "criteria file") : i.criteria;
   if (!criteria.trim())
     throw new JuryError(
@@ -111,28 +110,64 @@ export function gatherContext(i: GatherInput): ReviewContext {
   if (i.diffFile) diff = readFile(i.diffFile, "diff file");
   else if (i.repo && i.base) diff = gitDiff(i.repo, i.base, i.head);
   else throw new JuryError("invalid:review", "Give a diff: --diff <file>, or --repo <path> --base <rev>");
-  if (!diff.trim()) notes.push("The diff is empty: nothing changed between the revisions.");
-  const d = truncateLines(diff, DIFF_MAX_LINES, "diff");
+  return assembleContext({
+    criteria,
+    prompt: i.prompt,
+    diff,
+    // read in the order the seeds list them, so the first unreadable file is the one named
+    testOutput: i.testOutputFile ? readFile(i.testOutputFile, "test output") : undefined,
+    testFiles: (i.testFiles ?? []).map((p) => ({ path: p, content: readFile(p, "test file") })),
+    passed: i.passed,
+    failed: i.failed,
+    conventions: i.repo ? findConventions(i.repo) : undefined,
+    lint: i.lintFile ? readFile(i.lintFile, "lint output") : undefined,
+    meta: i.meta,
+    tokenBudget: i.tokenBudget,
+  });
+}
+
+/** What a review reads, as text: what the CLI reads from files, or the dashboard's form sends. */
+export type ContextText = {
+  criteria: string;
+  prompt?: string;
+  diff: string;
+  testFiles?: { path: string; content: string }[];
+  passed?: number;
+  failed?: number;
+  testOutput?: string;
+  conventions?: string;
+  lint?: string;
+  meta?: Record<string, string | number>;
+  tokenBudget?: number;
+};
+
+/**
+ * The context package from text, cut as the seeds say: the diff to DIFF_MAX_LINES lines, the test
+ * output to TEST_OUTPUT_MAX_LINES, lint to 500, then the whole to the token budget; each cut noted.
+ */
+export function assembleContext(i: ContextText): ReviewContext {
+  if (!i.criteria.trim()) throw new JuryError("invalid:review", "The acceptance criteria are empty");
+  const notes: string[] = [];
+  if (!i.diff.trim()) notes.push("The diff is empty: nothing changed between the revisions.");
+  const d = truncateLines(i.diff, DIFF_MAX_LINES, "diff");
   if (d.note) notes.push(d.note);
   let output: string | undefined;
-  if (i.testOutputFile) {
-    const t = truncateLines(readFile(i.testOutputFile, "test output"), TEST_OUTPUT_MAX_LINES, "test output");
+  if (i.testOutput) {
+    const t = truncateLines(i.testOutput, TEST_OUTPUT_MAX_LINES, "test output");
     if (t.note) notes.push(t.note);
     output = t.text;
   }
   const ctx: ReviewContext = {
-    criteria,
+    criteria: i.criteria,
     prompt: i.prompt,
     diff: d.text,
-    testFiles: (i.testFiles ?? []).map((p) => ({ path: p, content: readFile(p, "test file") })),
+    testFiles: i.testFiles ?? [],
     testResults:
       i.passed !== undefined || i.failed !== undefined || output
         ? { passed: i.passed ?? 0, failed: i.failed ?? 0, output }
         : undefined,
-    conventions: i.repo ? findConventions(i.repo) : undefined,
-    lint: i.lintFile
-      ? truncateLines(readFile(i.lintFile, "lint output"), 500, "lint output").text
-      : undefined,
+    conventions: i.conventions,
+    lint: i.lint === undefined ? undefined : truncateLines(i.lint, 500, "lint output").text,
     meta: i.meta ?? {},
     notes,
   };

@@ -70,6 +70,10 @@ export type ReviewOptions = {
     | { ok: false; reason: string; status?: Extract<JudgeStatus["status"], "not enabled" | "throttled"> };
   /** the call scheduler to share limits with other work; a review's own, from settings, by default */
   scheduler?: CallScheduler;
+  /** aborts the review's in-flight and waiting calls (its job's signal: cancel, a storage failure) */
+  signal?: AbortSignal;
+  /** told after each call, answered or failed (the job's progress) */
+  onCall?: (call: ReviewCall) => void;
 };
 
 export type ReviewOutcome = {
@@ -122,9 +126,10 @@ async function ask(
         temperature: o.temperature ?? o.settings.judging.temperature,
         timeoutMs: o.settings.judging.timeoutMs,
         maxRetries: o.settings.judging.maxRetries,
+        signal: o.signal,
       });
     const r = await (o.scheduler ? o.scheduler.schedule(judge, call) : call());
-    calls.push({
+    noteCall(o, calls, {
       ...record,
       judge,
       inputTokens: r.inputTokens,
@@ -134,7 +139,7 @@ async function ask(
     });
     return r;
   } catch (err) {
-    calls.push({
+    noteCall(o, calls, {
       ...record,
       judge,
       inputTokens: 0,
@@ -145,6 +150,24 @@ async function ask(
     });
     throw err;
   }
+}
+
+function noteCall(o: ReviewOptions, calls: ReviewCall[], call: ReviewCall): void {
+  calls.push(call);
+  o.onCall?.(call);
+}
+
+/**
+ * The calls a review will make, before it starts: the gate (unless --quick) and judges × N samples
+ * (× 4 dimensions when scored apart) when the judge is allowed and the tests passed. A diagnosis
+ * on a fail may add one.
+ */
+export function plannedCalls(
+  o: Pick<ReviewOptions, "context" | "judges" | "n" | "perDimension" | "quick" | "judgeAllowed">,
+): number {
+  const testsFailed = (o.context.testResults?.failed ?? 0) > 0;
+  if (!o.judgeAllowed.ok || testsFailed) return 0;
+  return (o.quick ? 0 : 1) + o.judges.length * o.n * (o.perDimension ? DIMENSIONS.length : 1);
 }
 
 /**
