@@ -320,7 +320,7 @@ async function runReviewJob(
   }
   for (const w of r.outcome?.warnings ?? []) process.stderr.write(`warning: ${w}\n`);
   if (r.thrown !== undefined) throw r.thrown;
-  if (r.status !== "done" || !r.outcome) {
+  if (!r.stored || !r.outcome) {
     process.stderr.write(`Review ${input.id} ${r.status}: ${r.error ?? "nothing stored"}\n`);
     return null;
   }

@@ -28,8 +28,10 @@ export type ReviewJobResult = {
   status: JobStatus;
   /** why it stopped, when it did not finish (the job row says the same) */
   error: string | null;
-  /** the outcome when it was stored; null when the review was cancelled, interrupted or failed */
+  /** what the review found (null when it threw); stored only when `stored` */
   outcome: ReviewOutcome | null;
+  /** the review's row was written (a cancelled or interrupted review writes none) */
+  stored: boolean;
   /** what runReview or the write threw, for a caller that reports errors its own way (the CLI) */
   thrown?: unknown;
 };
@@ -66,6 +68,7 @@ export async function executeReview(db: Db, input: ReviewJobInput): Promise<Revi
   const { id, options } = input;
   const planned = plannedCalls(options);
   let outcome: ReviewOutcome | null = null;
+  let stored = false;
   let thrown: unknown;
   const r = await runJob(
     db,
@@ -88,24 +91,22 @@ export async function executeReview(db: Db, input: ReviewJobInput): Promise<Revi
         throw err;
       }
       const stop = ctx.stopReason();
-      if (stop) {
-        outcome = null;
+      if (stop)
         return stop.kind === "cancelled"
           ? { status: "cancelled", error: "Cancelled: its calls were stopped and nothing was stored." }
           : { status: "interrupted", error: "Stopped before it finished: nothing was stored." };
-      }
       try {
         storeReview(db, input, outcome);
+        stored = true;
       } catch (err) {
         thrown = err;
-        outcome = null;
         ctx.failStorage(err);
       }
       return { status: "done" };
     },
     { signal: input.signal, heartbeatMs: input.heartbeatMs },
   );
-  return { status: r.status, error: r.error, outcome, ...(thrown === undefined ? {} : { thrown }) };
+  return { status: r.status, error: r.error, outcome, stored, ...(thrown === undefined ? {} : { thrown }) };
 }
 
 /** The review's row: its verdict, scores, diff and everything the review page shows. */
