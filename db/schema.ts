@@ -131,6 +131,8 @@ export const tasks = sqliteTable(
     judge: text().notNull(),
     sampleIndex: integer().notNull(),
     status: text({ enum: taskStatuses }).notNull().default("pending"),
+    /** the next call skips the response cache: a re-sampled item asks its judges anew */
+    fresh: integer({ mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     uniqueIndex("tasks_run_id_key_idx").on(t.runId, t.key),
@@ -138,7 +140,15 @@ export const tasks = sqliteTable(
   ],
 );
 
-/** Exactly one per finished task (unique task_id): a score or a recorded error. */
+/** Why a sample was replaced by a new one: its task failed and was retried, or its item was re-sampled. */
+export const supersededReasons = ["retried", "resampled"] as const;
+export type SupersededReason = (typeof supersededReasons)[number];
+
+/**
+ * One per finished task: a score or a recorded error. A retried or re-sampled task gets a new
+ * sample; the old one is kept, marked superseded (when and why). Only one current (not superseded)
+ * sample per task (unique task_id where superseded_at is null); verdicts count current samples only.
+ */
 export const samples = sqliteTable(
   "samples",
   {
@@ -161,12 +171,17 @@ export const samples = sqliteTable(
     attempts: integer().notNull().default(1),
     cached: integer({ mode: "boolean" }).notNull().default(false),
     error: text(),
+    /** sha256 of the exact request (judge, messages, schema, temperature, sample index): the response cache's key */
+    requestKey: text(),
     createdAt: integer({ mode: "timestamp_ms" })
       .notNull()
       .$defaultFn(() => new Date()),
+    /** set when a newer sample replaced this one (kept for the record, never in a verdict) */
+    supersededAt: integer({ mode: "timestamp_ms" }),
+    supersededReason: text({ enum: supersededReasons }),
   },
   (t) => [
-    uniqueIndex("samples_task_id_idx").on(t.taskId),
+    uniqueIndex("samples_task_id_idx").on(t.taskId).where(sql`superseded_at is null`),
     index("samples_run_id_case_id_idx").on(t.runId, t.caseId, t.criterionId),
   ],
 );

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { getOrInsert } from "@/lib/map-utils";
 import type { CaseCriterion } from "@/lib/runs/plan-run";
 import type { Db } from "../client";
@@ -9,6 +9,7 @@ import {
   results,
   runCases,
   runs,
+  type SupersededReason,
   samples,
   tasks,
 } from "../schema";
@@ -74,8 +75,104 @@ export function getPendingTasks(db: Db, { runId }: { runId: string }) {
     .all();
 }
 
+/** A run's current samples: one per finished task (superseded ones are left out: they are history). */
 export function getRunSamples(db: Db, { runId }: { runId: string }) {
-  return db.select().from(samples).where(eq(samples.runId, runId)).orderBy(asc(samples.id)).all();
+  return db
+    .select()
+    .from(samples)
+    .where(and(eq(samples.runId, runId), isNull(samples.supersededAt)))
+    .orderBy(asc(samples.id))
+    .all();
+}
+
+/** Every sample a run stored, the superseded ones (retried, re-sampled) included; optionally one item's. */
+export function getRunSampleHistory(
+  db: Db,
+  { runId, caseId, criterionId }: { runId: string; caseId?: string; criterionId?: string },
+) {
+  return db
+    .select()
+    .from(samples)
+    .where(
+      and(
+        eq(samples.runId, runId),
+        caseId === undefined ? undefined : eq(samples.caseId, caseId),
+        criterionId === undefined ? undefined : eq(samples.criterionId, criterionId),
+      ),
+    )
+    .orderBy(asc(samples.id))
+    .all();
+}
+
+export function getSampleById(db: Db, { runId, id }: { runId: string; id: number }) {
+  return db
+    .select()
+    .from(samples)
+    .where(and(eq(samples.runId, runId), eq(samples.id, id)))
+    .get();
+}
+
+export type RequeueOutcome =
+  | { ok: true; requeued: number }
+  | { ok: false; reason: "no_run" | "live" | "nothing"; status?: string };
+
+/**
+ * Puts finished samples' tasks back to work: each current sample given (by id, of this run) is kept
+ * and marked superseded (`reason`), its task goes back to pending (`fresh`: its next call skips the
+ * response cache), and the run is queued again. One transaction; refused while the run is queued or
+ * running (its owner would race the new work), and when none of the samples is current.
+ */
+export function requeueSamples(
+  db: Db,
+  {
+    runId,
+    sampleIds,
+    reason,
+    fresh,
+    now = new Date(),
+  }: { runId: string; sampleIds: number[]; reason: SupersededReason; fresh: boolean; now?: Date },
+): RequeueOutcome {
+  return db.transaction((tx) => {
+    const run = tx.select({ status: runs.status }).from(runs).where(eq(runs.id, runId)).get();
+    if (!run) return { ok: false, reason: "no_run" };
+    if (run.status === "queued" || run.status === "running")
+      return { ok: false, reason: "live", status: run.status };
+    let requeued = 0;
+    for (let i = 0; i < sampleIds.length; i += 500) {
+      const marked = tx
+        .update(samples)
+        .set({ supersededAt: now, supersededReason: reason })
+        .where(
+          and(
+            eq(samples.runId, runId),
+            inArray(samples.id, sampleIds.slice(i, i + 500)),
+            isNull(samples.supersededAt),
+          ),
+        )
+        .returning({ taskId: samples.taskId })
+        .all();
+      if (marked.length === 0) continue;
+      tx.update(tasks)
+        .set({ status: "pending", fresh })
+        .where(
+          and(
+            eq(tasks.runId, runId),
+            inArray(
+              tasks.id,
+              marked.map((m) => m.taskId),
+            ),
+          ),
+        )
+        .run();
+      requeued += marked.length;
+    }
+    if (requeued === 0) return { ok: false, reason: "nothing" };
+    tx.update(runs)
+      .set({ status: "queued", error: null, finishedAt: null, cancelRequested: false })
+      .where(eq(runs.id, runId))
+      .run();
+    return { ok: true, requeued };
+  });
 }
 
 export function getRunResults(db: Db, { runId }: { runId: string }) {
@@ -86,6 +183,7 @@ export function getRunTasks(db: Db, { runId }: { runId: string }) {
   return db.select().from(tasks).where(eq(tasks.runId, runId)).all();
 }
 
+/** `costUsd`: every call the run paid for, superseded (retried, re-sampled) samples included. */
 export type RunProgress = { total: number; done: number; errors: number; pending: number; costUsd: number };
 
 export function getRunProgress(db: Db, { runId }: { runId: string }): RunProgress {
@@ -180,9 +278,9 @@ function statements(db: Db) {
   const st = {
     insertSample: c.prepare(
       `insert into samples (task_id, run_id, case_id, criterion_id, judge, sample_index, score, reasoning, raw_text,
-        latency_ms, input_tokens, output_tokens, cost_usd, attempts, cached, error, created_at)
+        latency_ms, input_tokens, output_tokens, cost_usd, attempts, cached, error, request_key, created_at)
        values (@taskId, @runId, @caseId, @criterionId, @judge, @sampleIndex, @score, @reasoning, @rawText,
-        @latencyMs, @inputTokens, @outputTokens, @costUsd, @attempts, @cached, @error, @createdAt)`,
+        @latencyMs, @inputTokens, @outputTokens, @costUsd, @attempts, @cached, @error, @requestKey, @createdAt)`,
     ),
     finishTask: c.prepare("update tasks set status = ? where id = ? and status = 'pending'"),
     getCache: c.prepare(
@@ -195,7 +293,7 @@ function statements(db: Db) {
   // one commit per judgment: the sample, its task's status and the cached response together
   const record = c.transaction((s: SampleWrite, cache?: CacheWrite): boolean => {
     if (st.finishTask.run(s.error ? "error" : "done", s.taskId).changes === 0) return false;
-    st.insertSample.run({ ...s, cached: s.cached ? 1 : 0, createdAt: Date.now() });
+    st.insertSample.run({ ...s, cached: s.cached ? 1 : 0, requestKey: s.requestKey ?? null, createdAt: Date.now() });
     if (cache) st.putCache.run(cache.key, cache.text, cache.inputTokens, cache.outputTokens, Date.now());
     return true;
   });
@@ -211,7 +309,12 @@ function stmts(db: Db) {
   return s;
 }
 
-export type SampleWrite = Required<Omit<NewSample, "id" | "createdAt">>;
+export type SampleWrite = Required<
+  Omit<NewSample, "id" | "createdAt" | "requestKey" | "supersededAt" | "supersededReason">
+> & {
+  /** the request's hash (lib/runs/cache-key.ts), for a model call: the call inspector checks its rebuild against it */
+  requestKey?: string | null;
+};
 type CacheWrite = { key: string; text: string; inputTokens: number; outputTokens: number };
 
 /**

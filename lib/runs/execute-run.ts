@@ -199,7 +199,8 @@ async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobCont
     );
     const cacheKey = judgeCacheKey(task.judge, req, options.temperature, task.sampleIndex);
     const scale = cc.scale;
-    if (!options.noCache) {
+    // a re-sampled task (fresh) asks anew: its stored answer would only repeat the old sample
+    if (!options.noCache && !task.fresh) {
       const hit = getCachedResponse(db, cacheKey);
       if (hit) {
         const p = parseJudgment(hit.text, scale);
@@ -210,6 +211,7 @@ async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobCont
           inputTokens: hit.inputTokens,
           outputTokens: hit.outputTokens,
           cached: true,
+          requestKey: cacheKey,
         });
         return;
       }
@@ -243,13 +245,14 @@ async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobCont
           outputTokens: r.outputTokens,
           costUsd,
           attempts: r.attempts,
+          requestKey: cacheKey,
         },
         p.ok ? { key: cacheKey, ...r } : undefined,
       );
     } catch (err) {
       if (signal.aborted) return; // left pending: a resume picks it up
       // a reply over the size cap is stored once, cut to the cap, as this sample's error
-      finish(task, { ...empty, ...partialReply(err), error: errorMessage(err) });
+      finish(task, { ...empty, ...partialReply(err), error: errorMessage(err), requestKey: cacheKey });
     }
   };
 
