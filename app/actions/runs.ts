@@ -9,11 +9,12 @@ import { errorMessage } from "@/lib/errors";
 import { judgeProblems, preflightError } from "@/lib/providers/preflight";
 import { startRunInBackground } from "@/lib/runs/background";
 import { createRun, panelOptionsOf, unpricedJudges } from "@/lib/runs/plan-run";
+import { judgesToCall, requeue, requeueRefusal, samplesToResample, samplesToRetry } from "@/lib/runs/requeue";
 import { enabledJudges } from "@/lib/settings/schema";
 import { readSettings } from "@/lib/settings/store";
 import { discoverSuites, loadSuite } from "@/lib/suites/load-suite";
 import { wrongShape } from "@/lib/validations/form-data";
-import { runIdSchema, startRunSchema } from "@/lib/validations/runs";
+import { resampleItemSchema, runIdSchema, startRunSchema } from "@/lib/validations/runs";
 
 export type StartRunState = ActionResult<{ runId: string }> | null;
 
@@ -104,4 +105,56 @@ export async function resumeRun(id: string): Promise<ActionResult<null>> {
   startRunInBackground(db, run.id);
   revalidatePath(`/runs/${run.id}`);
   return { ok: true, data: null };
+}
+
+/**
+ * Retries the run's failed samples: each is kept, marked "retried", its task queued again, and the
+ * run started through the job runner. Refused while the run is live, or when a judge to call cannot be.
+ */
+export async function retryFailedSamples(id: string): Promise<ActionResult<{ requeued: number }>> {
+  const bad = wrongShape(id, "a string");
+  if (bad) return bad;
+  const parsed = runIdSchema.safeParse(id);
+  if (!parsed.success) return actionFailed("Not a run id");
+  const db = getDb();
+  const failed = samplesToRetry(db, parsed.data);
+  return requeueAndStart(db, parsed.data, failed, "retried", "retry failed samples");
+}
+
+/** New samples for one case × criterion: the old ones kept, marked "resampled"; the judges asked anew. */
+export async function resampleItem(
+  id: string,
+  caseId: string,
+  criterionId: string,
+): Promise<ActionResult<{ requeued: number }>> {
+  for (const arg of [id, caseId, criterionId]) {
+    const bad = wrongShape(arg, "a string");
+    if (bad) return bad;
+  }
+  const parsed = resampleItemSchema.safeParse({ runId: id, caseId, criterionId });
+  if (!parsed.success) return actionFailed("Not a run item", parsed.error);
+  const db = getDb();
+  const { runId } = parsed.data;
+  const cell = samplesToResample(db, runId, parsed.data.caseId, parsed.data.criterionId);
+  return requeueAndStart(db, runId, cell, "resampled", "re-sample this item");
+}
+
+function requeueAndStart(
+  db: ReturnType<typeof getDb>,
+  runId: string,
+  samples: Parameters<typeof judgesToCall>[0] & Parameters<typeof requeue>[2],
+  reason: "retried" | "resampled",
+  what: string,
+): ActionResult<{ requeued: number }> {
+  const run = getRunById(db, { id: runId });
+  if (!run) return actionFailed("No such run");
+  // the judges to call again must be callable: refuse, naming them, before anything is marked
+  const problems = judgeProblems(judgesToCall(samples), readSettings(db));
+  if (problems.length) return actionFailed(preflightError(problems, "Nothing queued").message);
+  const out = requeue(db, runId, samples, reason);
+  if (!out.ok) return actionFailed(requeueRefusal(out, what));
+  startRunInBackground(db, runId);
+  revalidatePath(`/runs/${runId}`);
+  revalidatePath("/runs");
+  return { ok: true, data: { requeued: out.requeued } };
 }

@@ -7,11 +7,24 @@ import { startScriptedServer } from "./scripted-server";
 const port = Number(process.env.SCRIPTED_PORT ?? 0);
 const latency = Number(process.env.SCRIPTED_LATENCY_MS ?? 0);
 
+/** Prompts a "flaky…" model has been sent, by model and messages: the first call of each fails. */
+const flakySeen = new Set<string>();
+
 const server = await startScriptedServer(
   (req) => {
     // a model named "down…" stands for a provider that is failing: every call answers 500
     if (req.model.startsWith("down"))
       return { delayMs: latency, status: 500, message: "scripted outage: this model is down" };
+    // a model named "flaky…" fails transiently: its first call per prompt answers text that is not
+    // the JSON asked for (no HTTP error, so the call's own retries do not hide it: the sample fails),
+    // every later call of that prompt answers; retrying the failed samples then succeeds
+    if (req.model.startsWith("flaky")) {
+      const key = `${req.model}\u0000${req.text}`;
+      if (!flakySeen.has(key)) {
+        flakySeen.add(key);
+        return { delayMs: latency, text: "scripted flake: no answer this time, ask again" };
+      }
+    }
     // the memory judge asks for {"keep": [...]}: keep the first two candidates it was shown
     if (req.text.includes('{"keep"')) return { delayMs: latency, json: { keep: [0, 1] } };
     // the review judge: the gate, then seed 003's judgment

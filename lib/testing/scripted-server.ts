@@ -107,9 +107,26 @@ export async function startScriptedServer(
         res.writeHead(204).end();
         return;
       }
-      if (req.method === "GET" && req.url === "/__requests") {
+      if (req.method === "GET" && (req.url === "/__requests" || req.url?.startsWith("/__requests?"))) {
+        // `?full=1`: the log itself (model, messages, body of each chat request), for tests that
+        // compare what a page says was sent with what arrived; never the headers (they carry keys)
+        const full = new URL(req.url, "http://x").searchParams.get("full") === "1";
         res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ count: requests.length }));
+        res.end(
+          JSON.stringify({
+            count: requests.length,
+            ...(full
+              ? {
+                  requests: requests.map((r) => ({
+                    index: r.index,
+                    model: r.model,
+                    messages: r.messages,
+                    body: r.body,
+                  })),
+                }
+              : {}),
+          }),
+        );
         return;
       }
       if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {

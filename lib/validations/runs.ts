@@ -11,3 +11,10 @@ export const startRunSchema = z.object({
 });
 
 export const runIdSchema = z.string().regex(/^run_\d{8}_[0-9a-f]{8}$/, "Not a run id");
+
+/** One case × criterion of a run (the re-sample action's input). */
+export const resampleItemSchema = z.object({
+  runId: runIdSchema,
+  caseId: z.string().min(1).max(500),
+  criterionId: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, "Not a criterion id"),
+});
