@@ -1,10 +1,14 @@
 import Link from "next/link";
 import { connection } from "next/server";
+import { type ReviewJobItem, ReviewWorkbench } from "@/components/reviews/review-workbench";
 import { Card, EmptyState, PageTitle } from "@/components/ui/card";
 import { TableHead } from "@/components/ui/table-head";
 import { getDb } from "@/db/client";
-import { listReviews } from "@/db/queries/reviews";
+import { listReviews, listUnstoredReviewJobs } from "@/db/queries/reviews";
+import { maxFileBytes } from "@/lib/read-text";
 import { DIMENSIONS } from "@/lib/review/judgment";
+import { enabledJudges } from "@/lib/settings/schema";
+import { readSettings } from "@/lib/settings/store";
 
 const verdictCls = {
   pass: "bg-green-100 text-green-800",
@@ -12,19 +16,51 @@ const verdictCls = {
   fail: "bg-red-100 text-red-800",
 };
 const f = (x: number | null | undefined) => (x === null || x === undefined ? "—" : x.toFixed(2));
+const when = (d: Date) => d.toISOString().slice(0, 16).replace("T", " ");
+
+/** Review jobs with no stored review: running ones are followed live, stopped ones say why. */
+function reviewJobItems(db: ReturnType<typeof getDb>): ReviewJobItem[] {
+  return listUnstoredReviewJobs(db).map((j) => ({
+    id: j.id,
+    createdAt: when(j.createdAt),
+    initial: {
+      kind: "review",
+      status: j.status,
+      total: Math.max(j.total, j.done),
+      done: j.done,
+      errors: j.errors,
+      costUsd: 0,
+      startedAt: j.startedAt?.getTime() ?? null,
+      latest: [],
+      cursor: 0,
+      error: j.error,
+      stored: false,
+    },
+  }));
+}
 
 export default async function ReviewsPage() {
   await connection();
-  const reviews = listReviews(getDb());
+  const db = getDb();
+  const reviews = listReviews(db);
+  const settings = readSettings(db);
   const ranked = reviews.filter((r) => r.mechanicalScore !== null && r.blendedScore !== null);
   const byMech = [...ranked].sort((a, b) => (b.mechanicalScore ?? 0) - (a.mechanicalScore ?? 0));
   const byBlend = [...ranked].sort((a, b) => (b.blendedScore ?? 0) - (a.blendedScore ?? 0));
   return (
     <div className="space-y-4">
       <PageTitle>Reviews</PageTitle>
+      <Card title="Review a change" testId="review-workbench">
+        <ReviewWorkbench
+          judges={enabledJudges(settings)}
+          defaultN={settings.judging.samples}
+          maxBytes={maxFileBytes()}
+          jobs={reviewJobItems(db)}
+        />
+      </Card>
       {reviews.length === 0 ? (
         <EmptyState title="No reviews yet" testId="reviews-empty">
-          Judge a change from the CLI:{" "}
+          Review a change with the form above, or from the CLI:{" "}
           <code>npx jury review --repo . --base main --criteria criteria.md --passed 12 --failed 0</code>, or
           try an example:{" "}
           <code>
@@ -85,9 +121,7 @@ export default async function ReviewsPage() {
                           ? "—"
                           : `$${r.record.costUsd.toFixed(4)}`}
                     </td>
-                    <td className="text-xs text-zinc-500">
-                      {r.createdAt.toISOString().slice(0, 16).replace("T", " ")}
-                    </td>
+                    <td className="text-xs text-zinc-500">{when(r.createdAt)}</td>
                   </tr>
                 );
               })}

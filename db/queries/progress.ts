@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, sql } from "drizzle-orm";
 import type { LiveProgress } from "@/lib/jobs/live";
 import type { Db } from "../client";
-import { experimentResults, experiments, runs, samples, studyQueries } from "../schema";
+import { experimentResults, experiments, jobs, reviews, runs, samples, studyQueries } from "../schema";
 import { getRunProgress } from "./runs";
 
 /** A run's counters and the samples finished after `cursor` (a sample id), for live progress. */
@@ -74,5 +74,35 @@ export function getExperimentLive(db: Db, id: string): LiveProgress | undefined 
     startedAt: e.createdAt.getTime(),
     latest: [],
     cursor: 0,
+  };
+}
+
+/**
+ * A review's counters, from its job: calls made of those planned, failed calls, and once it is
+ * stored its cost. `error` says why a review stopped unstored (cancelled, interrupted, failed).
+ */
+export function getReviewLive(db: Db, id: string): LiveProgress | undefined {
+  const job = db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.id, id), eq(jobs.kind, "review")))
+    .get();
+  if (!job) return undefined;
+  const stored = db.select({ record: reviews.record }).from(reviews).where(eq(reviews.id, id)).get();
+  // the heartbeat writes the counters; a stored review's own calls are the final figures
+  const calls = stored?.record.calls;
+  const done = calls ? calls.length : job.done;
+  return {
+    kind: "review",
+    status: job.status,
+    total: Math.max(job.total, done),
+    done,
+    errors: calls ? calls.filter((c) => c.error !== undefined).length : job.errors,
+    costUsd: 0, // a review's cost (or "unpriced") is on its page once stored
+    startedAt: job.startedAt?.getTime() ?? null,
+    latest: [],
+    cursor: 0,
+    error: job.error,
+    stored: Boolean(stored),
   };
 }

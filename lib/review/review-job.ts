@@ -11,8 +11,6 @@ export function newReviewId(): string {
   return `rev_${randomBytes(5).toString("hex")}`;
 }
 
-export const REVIEW_ID = /^rev_[0-9a-f]{10}$/;
-
 export type ReviewJobInput = {
   id: string;
   title: string;
