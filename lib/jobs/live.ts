@@ -19,7 +19,7 @@ export type LiveStatus =
   | "interrupted";
 
 export type LiveProgress = {
-  kind: "run" | "experiment";
+  kind: "run" | "experiment" | "review";
   status: LiveStatus;
   total: number;
   done: number;
@@ -30,6 +30,10 @@ export type LiveProgress = {
   latest: LiveSample[];
   /** the newest sample id seen: pass it back to get only what is newer */
   cursor: number;
+  /** reviews: why the job stopped unfinished (cancelled, interrupted, failed) */
+  error?: string | null;
+  /** reviews: the review is stored (its page exists) */
+  stored?: boolean;
 };
 
 export function isLive(status: string): boolean {
