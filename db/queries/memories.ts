@@ -42,20 +42,44 @@ function stmt(db: Db, sql: string): Statement {
   return s;
 }
 
-/** Inserts or updates memories in one transaction; the FTS index follows through triggers. */
+/**
+ * A collection's memories live in one rowid range: rowid = collection id × 2^32 + a sequence number
+ * (migration 0008; a trigger refuses any other). Retrieval keeps a collection with FTS5's rowid range
+ * instead of reading each match's row.
+ */
+export const COLLECTION_SPAN = 2 ** 32;
+
+/** The collection's rowid range [lo, hi), or undefined when it never held a memory. */
+export function collectionRange(db: Db, collection: string): { lo: number; hi: number } | undefined {
+  const id = stmt(db, "select id from memory_collections where name = ?").pluck().get(collection) as
+    | number
+    | undefined;
+  return id === undefined ? undefined : { lo: id * COLLECTION_SPAN, hi: (id + 1) * COLLECTION_SPAN };
+}
+
+/** Inserts or updates memories in one transaction; the FTS indexes follow through triggers. */
 export function upsertMemories(db: Db, collection: string, items: MemoryInput[]): number {
   const s = stmt(
     db,
-    `insert into memories (collection, memory_id, category, title, tags, body, source, created_at, updated_at)
-     values (@collection, @memoryId, @category, @title, @tags, @body, @source, @createdAt, @updatedAt)
+    `insert into memories (rowid, collection, memory_id, category, title, tags, body, source, created_at, updated_at)
+     values (@rowid, @collection, @memoryId, @category, @title, @tags, @body, @source, @createdAt, @updatedAt)
      on conflict(collection, memory_id) do update set category = excluded.category, title = excluded.title,
        tags = excluded.tags, body = excluded.body, source = excluded.source, updated_at = excluded.updated_at`,
   );
   const now = Date.now();
   db.$client
     .transaction(() => {
+      stmt(db, "insert into memory_collections (name) values (?) on conflict(name) do nothing").run(collection);
+      const range = collectionRange(db, collection);
+      if (!range) throw new Error(`memory_collections has no row for "${collection}"`);
+      // the next free sequence number (an update leaves its number unused: the range holds 2^32)
+      let next =
+        ((stmt(db, "select max(rowid) from memories where rowid >= ? and rowid < ?")
+          .pluck()
+          .get(range.lo, range.hi) as number | null) ?? range.lo) + 1;
       for (const m of items) {
         s.run({
+          rowid: next++,
           collection,
           memoryId: m.memoryId,
           category: m.category,
