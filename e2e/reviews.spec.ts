@@ -83,3 +83,49 @@ test("a review with no judge enabled: the mechanical verdict from the tests, and
   await expect(page.getByTestId("review-judge")).toContainText("not enabled");
   await expect(page.getByTestId("review-judge")).toContainText("mechanical verdict from the tests");
 });
+
+test("start a review from the dashboard: a refused form keeps its values, the review is followed live and opened once stored", async ({
+  page,
+}) => {
+  const settings = new SettingsPage(page);
+  await settings.goto();
+  await settings.field("providers.local.enabled").check();
+  await settings.save();
+  await expect(settings.status()).toHaveText("Saved.");
+
+  await page.goto("/reviews");
+  const form = page.getByTestId("review-form");
+  await form.getByLabel("Title (optional)").fill("dashboard review");
+  await form.getByTestId("review-criteria").fill("slugify lower-cases and joins words with dashes");
+  await form
+    .getByTestId("review-diff")
+    .fill("--- a/s.ts\n+++ b/s.ts\n@@ -0,0 +1 @@\n+export const slugify = (s: string) => s.toLowerCase();\n");
+  await form.getByLabel("Tests passed (optional)").fill("4");
+  await form.getByLabel("Tests failed (optional)").fill("0");
+  // one judge: the scripted local one
+  for (const box of await form.locator('input[name="judges"]').all()) await box.uncheck();
+  await form.locator('input[name="judges"][value="local:llama3.1:8b"]').check();
+  await form.getByLabel("N samples per judge").fill("11");
+  await page.getByTestId("start-review").click();
+  await expect(form.getByTestId("error-n")).toHaveText("N must be at most 10");
+  // refused: every field still holds what was typed
+  await expect(form.getByTestId("review-criteria")).toHaveValue(
+    "slugify lower-cases and joins words with dashes",
+  );
+  await expect(form.getByTestId("review-diff")).toHaveValue(/slugify/);
+  await expect(form.getByLabel("Title (optional)")).toHaveValue("dashboard review");
+  await expect(form.locator('input[name="judges"][value="local:llama3.1:8b"]')).toBeChecked();
+
+  await form.getByLabel("N samples per judge").fill("2");
+  await page.getByTestId("start-review").click();
+  const started = page.getByTestId("started-review");
+  await expect(started.getByTestId("review-job-status")).toHaveText("done", { timeout: 20_000 });
+  await expect(started.getByTestId("review-calls-count")).toHaveText("3 of 3 calls"); // the gate and 2 samples
+  await started.getByTestId("open-review").click();
+  await expect(page).toHaveURL(/\/reviews\/rev_[0-9a-f]{10}$/);
+  await expect(page.getByTestId("review-verdict")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("dashboard review");
+  await expect(page.getByTestId("review-judge")).toContainText(
+    "answered: 1 of 1 judges answered, 2 of 2 samples",
+  );
+});

@@ -55,7 +55,6 @@ export const startReviewSchema = z.object({
     .max(10, "N must be at most 10"),
   perDimension: z.boolean(),
 });
-export type StartReviewForm = z.infer<typeof startReviewSchema>;
 
 /** A review's id (lib/review/review-job.ts newReviewId). */
 export const reviewIdSchema = z.string().regex(/^rev_[0-9a-f]{10}$/, "Not a review id");
