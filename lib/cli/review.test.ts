@@ -327,7 +327,7 @@ describe("jury review without a judge (seed 003: off unless enabled; seed 002: t
     const folder = path.join(projects, path.resolve(repo).replace(/[^A-Za-z0-9]/g, "-"));
     fs.mkdirSync(folder, { recursive: true });
     const fixture = fs.readFileSync(
-      path.resolve(__dirname, "../../../shared/fixtures/claude-code-transcript.jsonl"),
+      path.resolve(__dirname, "../memory/fixtures/claude-code-transcript.jsonl"),
       "utf8",
     );
     const older = path.join(folder, "older.jsonl");
