@@ -1,10 +1,8 @@
 import Link from "next/link";
 import { connection } from "next/server";
+import { RunsTable } from "@/components/runs/runs-table";
 import { RunsWorkbench } from "@/components/runs/runs-workbench";
-import { StatusBadge } from "@/components/runs/status-badge";
 import { Card, EmptyState, PageTitle } from "@/components/ui/card";
-import { ScrollTable } from "@/components/ui/scroll-table";
-import { TableHead } from "@/components/ui/table-head";
 import { getDb } from "@/db/client";
 import { getMedianLatencyByJudge, getProgressByRun, listRuns } from "@/db/queries/runs";
 import { loadProjectCriteria } from "@/lib/criteria/load";
@@ -52,55 +50,24 @@ export default async function RunsPage() {
         </EmptyState>
       ) : (
         <Card title={`${runs.length} run${runs.length === 1 ? "" : "s"}`}>
-          <ScrollTable label="Runs">
-            <table className="w-full text-left text-sm" data-testid="runs-table">
-              <TableHead
-                columns={["Run", "Suite", "Judges × N", "Status", "Tasks done", "Failed", "Cost", "Started"]}
-              />
-              <tbody>
-                {runs.map((r) => {
-                  const p = progress.get(r.id) ?? { done: 0, errors: 0, costUsd: 0 };
-                  return (
-                    <tr key={r.id} className="border-t border-zinc-100" data-testid={`run-row-${r.id}`}>
-                      <td>
-                        <Link className="font-mono text-xs text-indigo-700 underline" href={`/runs/${r.id}`}>
-                          {r.id}
-                        </Link>
-                      </td>
-                      <td>{r.suiteName}</td>
-                      <td className="text-xs">
-                        {r.options.judges.join(", ")} × {r.options.n}
-                      </td>
-                      <td>
-                        <StatusBadge status={r.status} />
-                      </td>
-                      <td className="tabular-nums">
-                        {p.done + p.errors} / {r.totalTasks}
-                      </td>
-                      <td className="tabular-nums">{p.errors}</td>
-                      <td
-                        className="tabular-nums"
-                        title={
-                          r.options.unpriced?.length
-                            ? `no price for ${r.options.unpriced.join(", ")}`
-                            : undefined
-                        }
-                      >
-                        {r.options.unpriced?.length
-                          ? p.costUsd > 0
-                            ? `$${p.costUsd.toFixed(4)} + unpriced`
-                            : "unpriced"
-                          : `$${p.costUsd.toFixed(4)}`}
-                      </td>
-                      <td className="text-xs text-zinc-600">
-                        {r.createdAt.toISOString().replace("T", " ").slice(0, 19)}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </ScrollTable>
+          <RunsTable
+            rows={runs.map((r) => {
+              const p = progress.get(r.id) ?? { done: 0, errors: 0, costUsd: 0 };
+              return {
+                id: r.id,
+                suite: r.suiteName,
+                judges: r.options.judges,
+                n: r.options.n,
+                status: r.status,
+                total: r.totalTasks,
+                done: p.done,
+                errors: p.errors,
+                costUsd: p.costUsd,
+                unpriced: r.options.unpriced ?? [],
+                createdAt: r.createdAt.toISOString(),
+              };
+            })}
+          />
         </Card>
       )}
     </div>

@@ -1,8 +1,9 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import path from "node:path";
 import type { Db } from "@/db/client";
 import { insertRun, type NewRunPlan } from "@/db/queries/runs";
 import type { RunOptions } from "@/db/schema";
+import type { Criterion } from "../criteria/definition";
 import type { CriteriaRegistry } from "../criteria/registry";
 import { JuryError } from "../errors";
 import type { PanelOptions } from "../judging/aggregate";
@@ -23,7 +24,23 @@ export type CaseCriterion = {
   params: Record<string, unknown>;
   /** this criterion's own panel options (suite.json or the case), over the run's */
   panel?: Partial<PanelOptions>;
+  /** the criterion's definition version when the run was planned (runs planned before it have none) */
+  version?: string;
+  /**
+   * What the judges are sent, hashed when the run was planned: an LLM criterion's prompt template and
+   * response schema, a deterministic one's function name (see criterionHash). Compare shows it.
+   */
+  definitionHash?: string;
 };
+
+/** A short hash of what a criterion sends or runs: its prompt template and response schema, or its function's name. */
+export function criterionHash(def: Criterion): string {
+  const what =
+    def.type === "llm"
+      ? JSON.stringify(["llm", def.prompt_template, def.response_schema])
+      : JSON.stringify(["deterministic", def.function]);
+  return createHash("sha256").update(what).digest("hex").slice(0, 12);
+}
 
 /** Seed 004's panel options as Settings hold them. */
 export function panelOptionsOf(judging: Settings["judging"]): PanelOptions {
@@ -125,6 +142,8 @@ export async function planRun(
         threshold,
         params: { ...def.parameters, ...r.params },
         ...(panel ? { panel } : {}),
+        version: def.version,
+        definitionHash: criterionHash(def),
       };
     });
     // seed 004's llm_criteria: its prompt_hint wins over llm_prompt_hint; its focus areas go to the prompt

@@ -7,22 +7,33 @@ import { CoverageLine } from "@/components/runs/coverage-line";
 import { FailuresTable } from "@/components/runs/failures-table";
 import { LiveProgress } from "@/components/runs/live-progress";
 import { PanelStatsTable } from "@/components/runs/panel-stats-table";
+import { ResampleButton, RetryFailedButton } from "@/components/runs/requeue-buttons";
 import { ResultsTable } from "@/components/runs/results-table";
 import { SampleList } from "@/components/runs/sample-list";
 import { StatusBadge } from "@/components/runs/status-badge";
+import { TriageControls } from "@/components/runs/triage-controls";
 import { Card, PageTitle } from "@/components/ui/card";
 import { getDb } from "@/db/client";
 import { getVerdictLabel } from "@/db/queries/labels";
 import { getRunLive } from "@/db/queries/progress";
-import { getRunById, getRunCases, getRunResults, getRunSamples } from "@/db/queries/runs";
+import {
+  getRunById,
+  getRunCases,
+  getRunResults,
+  getRunSampleHistory,
+  getRunSamples,
+} from "@/db/queries/runs";
+import { isLive } from "@/lib/jobs/live";
 import { mean } from "@/lib/judging/aggregate";
 import { panelStats } from "@/lib/judging/panel-stats";
 import { groupFailures, runCoverage } from "@/lib/runs/coverage";
+import { DETERMINISTIC_JUDGE } from "@/lib/runs/plan-run";
+import { parseTriageQuery, triageCells, triageView } from "@/lib/runs/triage";
 import { runIdSchema } from "@/lib/validations/runs";
 
 type Props = {
   params: Promise<{ id: string }>;
-  searchParams: Promise<{ case?: string; criterion?: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
 
 export default async function RunPage({ params, searchParams }: Props) {
@@ -33,8 +44,8 @@ export default async function RunPage({ params, searchParams }: Props) {
   const db = getDb();
   const run = getRunById(db, { id });
   if (!run) notFound();
-  const live = getRunLive(db, id);
-  if (!live) notFound();
+  const progress = getRunLive(db, id);
+  if (!progress) notFound();
   const cases = getRunCases(db, { runId: id });
   const results = getRunResults(db, { runId: id });
   const samples = getRunSamples(db, { runId: id });
@@ -43,7 +54,19 @@ export default async function RunPage({ params, searchParams }: Props) {
   const llmCells = cases.flatMap((c) =>
     c.criteria.filter((x) => x.type === "llm").map((x) => ({ caseId: c.caseId, criterionId: x.id })),
   );
-  const selected = sp.case && sp.criterion ? { caseId: sp.case, criterionId: sp.criterion } : llmCells[0];
+  const spCase = typeof sp.case === "string" ? sp.case : undefined;
+  const spCriterion = typeof sp.criterion === "string" ? sp.criterion : undefined;
+  const selected = spCase && spCriterion ? { caseId: spCase, criterionId: spCriterion } : llmCells[0];
+  const hasDeterministic = cases.some((c) => c.criteria.some((x) => x.type === "deterministic"));
+  const triageJudges = [...run.options.judges, ...(hasDeterministic ? [DETERMINISTIC_JUDGE] : [])];
+  const query = parseTriageQuery(sp, { judges: triageJudges, criteria });
+  const view = triageView(
+    triageCells(cases, results, samples),
+    cases.map((c) => c.caseId),
+    criteria,
+    query,
+    run.options.n,
+  );
   const selCase = selected && cases.find((c) => c.caseId === selected.caseId);
   const selCriterion = selCase ? selCase.criteria.find((x) => x.id === selected.criterionId) : undefined;
   const cellLabel = selected
@@ -68,6 +91,14 @@ export default async function RunPage({ params, searchParams }: Props) {
   const coverage = runCoverage(run.options.judges, run.totalTasks, samples);
   const failures = groupFailures(samples);
   const unpriced = run.options.unpriced ?? [];
+  const live = isLive(run.status);
+  const supersededInCell = selected
+    ? getRunSampleHistory(db, { runId: id, caseId: selected.caseId, criterionId: selected.criterionId })
+        .filter((s) => s.supersededAt !== null)
+        .sort(
+          (x, y) => judgeOrder(x.judge) - judgeOrder(y.judge) || x.sampleIndex - y.sampleIndex || x.id - y.id,
+        )
+    : [];
 
   return (
     <div className="space-y-4">
@@ -95,26 +126,37 @@ export default async function RunPage({ params, searchParams }: Props) {
         )}
       </p>
       <Card>
-        <LiveProgress runId={run.id} initial={live} unpriced={unpriced.length > 0} />
+        <LiveProgress runId={run.id} initial={progress} unpriced={unpriced.length > 0} />
       </Card>
       {failures.length > 0 && (
         <Card
           title={`Failed samples: ${coverage.samples_failed} of ${coverage.samples_asked}, by judge and error (counted apart from every score)`}
         >
-          <FailuresTable failures={failures} />
+          <div className="mb-2 flex flex-wrap items-center gap-3 text-xs text-zinc-600">
+            <RetryFailedButton runId={run.id} failed={coverage.samples_failed} disabled={live} />
+            <span>
+              {live
+                ? "Wait for the run to stop to retry."
+                : "Each failed sample is kept, marked retried, and its call made again through the run."}
+            </span>
+          </div>
+          <FailuresTable failures={failures} runId={run.id} />
         </Card>
       )}
-      <Card
-        title={`Verdicts (${results.length} of ${cases.length * criteria.length} case × criterion cells)`}
-      >
-        <ResultsTable
-          runId={run.id}
-          cases={cases}
-          criteria={criteria}
-          results={results}
-          selected={selected}
-        />
-      </Card>
+      <div id="verdicts">
+        <Card
+          title={`Verdicts (${results.length} of ${cases.length * criteria.length} case × criterion cells${query.status !== "all" || query.judge ? ` · ${view.matching} match the filter` : ""})`}
+        >
+          <TriageControls
+            query={query}
+            counts={view.counts}
+            judges={triageJudges}
+            criteria={criteria}
+            keep={{ case: spCase, criterion: spCriterion }}
+          />
+          <ResultsTable runId={run.id} cases={cases} view={view} query={query} selected={selected} />
+        </Card>
+      </div>
       {selected && selCriterion && (
         <div id="cell">
           <Card
@@ -150,7 +192,20 @@ export default async function RunPage({ params, searchParams }: Props) {
                 {selCase?.output}
               </pre>
             </details>
-            <SampleList samples={cellSamples} unpriced={unpriced} />
+            <div className="my-2 flex flex-wrap items-center gap-3 text-xs text-zinc-600">
+              <ResampleButton
+                runId={run.id}
+                caseId={selected.caseId}
+                criterionId={selected.criterionId}
+                disabled={live || cellSamples.length === 0}
+              />
+            </div>
+            <SampleList
+              runId={run.id}
+              samples={cellSamples}
+              superseded={supersededInCell}
+              unpriced={unpriced}
+            />
           </Card>
         </div>
       )}
