@@ -1,14 +1,30 @@
 import Link from "next/link";
 import { Card, EmptyState } from "@/components/ui/card";
 import { TableHead } from "@/components/ui/table-head";
-import type { RunAgreement } from "@/lib/agreement/run-agreement";
+import { PANEL, type RunAgreement } from "@/lib/agreement/run-agreement";
 import { ConfusionMatrix, FigureCell, IdList } from "./figure";
+import { PromotePanelButtons } from "./promote-panel-buttons";
+
+/** What the page knows to offer promotions: each criterion's panel in this run, and the current defaults. */
+export type PanelDefaults = {
+  /** the judges of the run's panel on each criterion */
+  panels: Record<string, string[]>;
+  criteriaPanels: Record<string, string[]>;
+  reviewJudges: string[];
+};
+
+/** The judges a row stands for: the run's panel on the criterion, or the one judge. */
+const judgesOf = (d: PanelDefaults, criterionId: string, judge: string) =>
+  judge === PANEL ? (d.panels[criterionId] ?? []) : [judge];
+
+const same = (a: readonly string[] | undefined, b: readonly string[]) =>
+  a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
 
 const sampleHref = (runId: string, caseId: string, criterionId: string) =>
   `/runs/${runId}?case=${encodeURIComponent(caseId)}&criterion=${encodeURIComponent(criterionId)}`;
 
 /** A run's judges and panel against the labels people gave its verdicts, per criterion. */
-export function RunAgreementView({ r }: { r: RunAgreement }) {
+export function RunAgreementView({ r, defaults }: { r: RunAgreement; defaults?: PanelDefaults }) {
   if (r.labelled === 0)
     return (
       <EmptyState title="No verdict of this run is labelled yet" testId="run-agreement-empty">
@@ -56,6 +72,15 @@ export function RunAgreementView({ r }: { r: RunAgreement }) {
                       align: "right",
                       title: "labelled cells this judge gave no answer for: left out, never guessed",
                     },
+                    ...(defaults && c.type !== "deterministic"
+                      ? [
+                          {
+                            label: "Make default",
+                            title:
+                              "the panel or judge jury eval uses for this criterion without --judges, or the judges jury review uses; its figures here are recorded with it",
+                          },
+                        ]
+                      : []),
                   ]}
                 />
                 <tbody>
@@ -77,6 +102,26 @@ export function RunAgreementView({ r }: { r: RunAgreement }) {
                         <FigureCell f={j.passFail.alpha} testId="alpha" />
                       </td>
                       <td className="text-right">{j.noAnswer.length}</td>
+                      {defaults && c.type !== "deterministic" && (
+                        <td>
+                          {j.passFail.n > 0 && (
+                            <PromotePanelButtons
+                              runId={r.runId}
+                              criterionId={c.criterionId}
+                              judge={j.judge}
+                              judges={judgesOf(defaults, c.criterionId, j.judge)}
+                              isCriterionDefault={same(
+                                defaults.criteriaPanels[c.criterionId],
+                                judgesOf(defaults, c.criterionId, j.judge),
+                              )}
+                              isReviewDefault={same(
+                                defaults.reviewJudges,
+                                judgesOf(defaults, c.criterionId, j.judge),
+                              )}
+                            />
+                          )}
+                        </td>
+                      )}
                     </tr>
                   ))}
                 </tbody>

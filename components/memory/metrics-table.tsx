@@ -11,6 +11,7 @@ import {
   type MetricSet,
   MIN_JUDGE_ANSWERED,
 } from "@/lib/memory/study-metrics";
+import { PromoteButton, type PromoteInfo } from "./promote-button";
 
 const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(x < 10 ? 1 : 0) : "—");
 const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(0)}%` : "—");
@@ -90,6 +91,8 @@ export type MetricsRow = {
   complete: boolean;
   notice?: string;
   best: boolean;
+  /** a finished configuration's "Use for the hook" (absent while it is unfinished) */
+  promote?: PromoteInfo | { unavailable: string };
 };
 
 export function MetricsTable({ rows, convention }: { rows: MetricsRow[]; convention: LabelConvention }) {
@@ -131,7 +134,7 @@ export function MetricsTable({ rows, convention }: { rows: MetricsRow[]; convent
           ]}
         />
         <tbody>
-          {rows.map(({ e, m, done, planned, complete, notice, best }) => (
+          {rows.map(({ e, m, done, planned, complete, notice, best, promote }) => (
             <tr
               key={e.id}
               className={`border-t border-zinc-100 align-top ${best ? "bg-green-50" : ""}`}
@@ -162,6 +165,14 @@ export function MetricsTable({ rows, convention }: { rows: MetricsRow[]; convent
                 <div className="mt-0.5 text-xs text-zinc-600" data-testid="evidence">
                   {evidenceLine(m)}
                 </div>
+                {promote &&
+                  ("unavailable" in promote ? (
+                    <div className="mt-1 text-xs text-zinc-600" data-testid="promote-unavailable">
+                      {promote.unavailable}
+                    </div>
+                  ) : (
+                    <PromoteButton p={promote} />
+                  ))}
               </td>
               <td className="pr-2">
                 <PathMixCell m={m} />

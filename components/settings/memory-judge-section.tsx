@@ -2,6 +2,7 @@
 
 import type { Settings } from "@/lib/settings/schema";
 import { NumberField, SelectField, TextField, Toggle } from "./fields";
+import { ProvenanceNote } from "./provenance-note";
 
 type Props = {
   value: Settings;
@@ -17,6 +18,7 @@ export function MemoryJudgeSection({ value, set, err }: Props) {
   return (
     <fieldset>
       <legend className="mb-2 text-sm font-semibold">Memory judge (the hook and memory search)</legend>
+      <ProvenanceNote value={value} path={p} />
       <div className="mb-3 flex flex-wrap gap-4">
         <Toggle
           id={`${p}.enabled`}

@@ -3,13 +3,14 @@
 import { type FormEvent, startTransition, useActionState, useEffect, useRef, useState } from "react";
 import { type SaveSettingsState, saveSettings } from "@/app/actions/settings";
 import type { Settings } from "@/lib/settings/schema";
+import { DefaultsSection } from "./defaults-section";
 import { JudgingSection } from "./judging-section";
 import { MemoryJudgeSection } from "./memory-judge-section";
 import { PriceSection } from "./price-section";
 import { ProviderSection } from "./provider-section";
 import { updateAt } from "./update-at";
 
-export type SettingsSection = "providers" | "judging" | "memoryJudge" | "prices";
+export type SettingsSection = "providers" | "judging" | "memoryJudge" | "defaults" | "prices";
 
 type Props = {
   initial: Settings;
@@ -25,7 +26,7 @@ type Props = {
 
 export function SettingsForm({
   initial,
-  sections = ["providers", "judging", "memoryJudge", "prices"],
+  sections = ["providers", "judging", "memoryJudge", "defaults", "prices"],
   onDraftChange,
   onSaved,
   presentKeys,
@@ -94,6 +95,7 @@ export function SettingsForm({
       )}
       {sections.includes("judging") && <JudgingSection value={draft} set={set} err={err} />}
       {sections.includes("memoryJudge") && <MemoryJudgeSection value={draft} set={set} err={err} />}
+      {sections.includes("defaults") && <DefaultsSection value={draft} set={set} err={err} />}
       {sections.includes("prices") && <PriceSection value={draft} set={set} err={err} />}
       <div className="sticky bottom-0 z-10 flex flex-wrap items-center gap-x-3 gap-y-1 border-t border-zinc-200 bg-white py-3">
         <button

@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import { parseBooleanEnv } from "../env/registry";
 import { JuryError } from "../errors";
+import { describeProvenance, isOverridden, provenanceFor } from "../settings/provenance";
 import { fieldErrorsOf, type Settings, settingsSchema } from "../settings/schema";
 import { readStoredSettings, writeSettings } from "../settings/store";
 import { type CommandSpec, flag, formatHelp, parseCommand } from "./args";
@@ -19,7 +20,8 @@ export const SETTINGS_COMMANDS = {
   get: {
     name: "settings get",
     args: "<path>",
-    summary: "Prints one setting or group (`judging.samples`, `providers.local`), as JSON for a group.",
+    summary:
+      "Prints one setting or group (`judging.samples`, `providers.local`), as JSON for a group; where a promoted value came from goes to stderr.",
     options: { json: flag("print the value as JSON") },
     positionals: { min: 1, max: 1 },
   },
@@ -36,7 +38,11 @@ list or group. Examples:
   jury settings set providers.local.enabled true
   jury settings set providers.local.models '["llama3.1:8b","qwen3:8b"]'
   jury settings set memoryJudge.model anthropic:claude-haiku-4-5-20251001
-  jury settings set prices.openai:gpt-5 '{"inputPerMTok":1.25,"outputPerMTok":10}'`,
+  jury settings set prices.openai:gpt-5 '{"inputPerMTok":1.25,"outputPerMTok":10}'
+  jury settings set criteriaPanels.correctness '["openai:gpt-5-mini","local:llama3.1:8b"]'
+  jury settings set reviewJudges '["anthropic:claude-sonnet-4-5"]'
+Changing a promoted value by hand marks its provenance "changed by hand"; provenance itself is
+written only by promotion (the memory study's "Use for the hook", the agreement view's buttons).`,
   },
 } satisfies Record<string, CommandSpec>;
 
@@ -45,8 +51,9 @@ export const SETTINGS_HELP = `Usage: jury settings <command>
 The settings the dashboard's Settings page edits (stored in the database; keys stay in the environment).
 
 Commands:
-  list [--json]          every setting as path = value (JSON with --json)
-  get <path> [--json]    one setting or group
+  list [--json]          every setting as path = value (JSON with --json); promoted values
+                         with where they came from
+  get <path> [--json]    one setting or group (where a promoted value came from: on stderr)
   set <path> <value>     change one setting (validated; an invalid value changes nothing, exit 2)
 
 jury settings alone prints the settings as JSON (list --json).
@@ -97,8 +104,8 @@ export function resolvePath(root: unknown, dotted: string): string[] {
           break;
         }
     if (matched === 0) {
-      // a new entry of a table keyed by id (prices): the rest of the path is its key
-      if (keys.length === 1 && keys[0] === "prices") {
+      // a new entry of a table keyed by id (prices, criteriaPanels): the rest of the path is its key
+      if (keys.length === 1 && (keys[0] === "prices" || keys[0] === "criteriaPanels")) {
         keys.push(parts.slice(i).join("."));
         return keys;
       }
@@ -193,6 +200,11 @@ export function applySetting(
 ): { next: Settings; before: unknown; after: unknown } {
   const keys = resolvePath(current, dotted);
   const path = keys.join(".");
+  if (keys[0] === "provenance")
+    throw new JuryError(
+      "usage",
+      `${path}: provenance is written only by promotion (the memory study's "Use for the hook", the agreement view's buttons); change the promoted value itself and its provenance says "changed by hand"`,
+    );
   const before = getAt(current, keys);
   const value = coerceValue(path, raw, before);
   const parsed = settingsSchema.safeParse(setAt(current, keys, value));
@@ -243,13 +255,19 @@ export async function settingsCommand(argv: string[]): Promise<number> {
   const settings = stored.settings;
   if (sub === "list") {
     if (values.json) process.stdout.write(`${JSON.stringify(settings, null, 2)}\n`);
-    else
+    else {
+      const { provenance, ...rest } = settings;
       process.stdout.write(
-        flattenSettings(settings)
-          .map(([k, v]) => `${k} = ${show(v)}`)
+        [
+          ...flattenSettings(rest).map(([k, v]) => `${k} = ${show(v)}`),
+          ...Object.entries(provenance).map(
+            ([p, e]) => `provenance.${p} = ${describeProvenance(e, isOverridden(settings, p, e))}`,
+          ),
+        ]
           .join("\n")
           .concat("\n"),
       );
+    }
     return 0;
   }
   if (sub === "get") {
@@ -258,6 +276,10 @@ export async function settingsCommand(argv: string[]): Promise<number> {
     process.stdout.write(
       `${values.json || isObject(v) || (Array.isArray(v) && v.some(isObject)) ? JSON.stringify(v, null, 2) : v === undefined ? "" : show(v)}\n`,
     );
+    // where a promoted value came from, beside the value: stdout stays the value alone for scripts
+    if (keys[0] !== "provenance")
+      for (const { path, entry } of provenanceFor(settings, keys.join(".")))
+        process.stderr.write(`${path}: ${describeProvenance(entry, isOverridden(settings, path, entry))}\n`);
     return 0;
   }
   const { next, before, after } = applySetting(settings, positionals[0], positionals[1]);

@@ -85,6 +85,49 @@ export const memoryJudgeSchema = z.object({
     .default({ auto: { ...D.modes.auto }, search: { ...D.modes.search } }),
 });
 
+/** A judge as `provider:model` (lib/providers/get-model.ts parseJudgeId's rule). */
+const judgeId = modelId.regex(/^[^:]+:.+$/, "Write a judge as provider:model, like openai:gpt-5-mini");
+/** A criterion's folder name (lib/criteria/definition.ts). */
+export const criterionIdSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]*$/, "A criterion id: lowercase letters, digits, _ and -")
+  .max(100);
+const judgeList = z
+  .array(judgeId)
+  .max(20)
+  .refine((l) => new Set(l).size === l.length, "A judge is listed twice");
+
+/** Where a promoted value came from: what measured it, its figures with their intervals, and when. */
+export const PROVENANCE_SOURCES = ["experiment", "run", "agreement"] as const;
+export type ProvenanceSource = (typeof PROVENANCE_SOURCES)[number];
+const figureSchema = z.object({
+  /** null where the figure is undefined on its items (n = 0, or every item in one category) */
+  value: z.number().nullable(),
+  low: z.number().nullable(),
+  high: z.number().nullable(),
+  n: z.int().min(0),
+});
+export const provenanceEntrySchema = z.object({
+  /** an experiment of the memory study, a run (its agreement with people's labels), an imported set */
+  source: z.enum(PROVENANCE_SOURCES),
+  id: z.string().trim().min(1).max(200),
+  /** what was promoted, in words (the configuration's label, "panel on correctness") */
+  label: z.string().max(500).optional(),
+  figures: z.record(z.string().min(1).max(100), figureSchema),
+  at: z.iso.datetime(),
+  /** the values promoted at this path: a hand edit that changes one of them marks the entry overridden */
+  value: z.unknown(),
+  /** when a hand edit changed a promoted value: the figures no longer describe what is set */
+  overriddenAt: z.iso.datetime().optional(),
+});
+/** Paths a value can be promoted to: the memory judge, a criterion's panel, the review judges. */
+export const provenancePathSchema = z
+  .string()
+  .regex(
+    /^(memoryJudge|reviewJudges|criteriaPanels\.[a-z0-9][a-z0-9_-]*)$/,
+    "memoryJudge, reviewJudges or criteriaPanels.<criterion>",
+  );
+
 export const priceSchema = z.object({
   inputPerMTok: z.number().min(0).max(10_000),
   outputPerMTok: z.number().min(0).max(10_000),
@@ -127,11 +170,21 @@ export const settingsSchema = z.object({
   }),
   memoryJudge: memoryJudgeSchema,
   prices: z.record(modelId, priceSchema),
+  /** a criterion's default panel for `jury eval` without --judges (promoted from the agreement view) */
+  criteriaPanels: z
+    .record(criterionIdSchema, judgeList.min(1, "A panel needs at least one judge"))
+    .default({}),
+  /** the judges `jury review` uses when neither --judges nor JUDGE_MODEL names one (empty: the enabled judges) */
+  reviewJudges: judgeList.default([]),
+  /** where each promoted value came from, by setting path; set only by promotion (lib/settings/promote.ts) */
+  provenance: z.record(provenancePathSchema, provenanceEntrySchema).default({}),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
 export type CustomEndpoint = z.infer<typeof customEndpointSchema>;
 export type MemoryJudgeSettings = z.infer<typeof memoryJudgeSchema>;
+export type ProvenanceEntry = z.infer<typeof provenanceEntrySchema>;
+export type ProvenanceFigure = z.infer<typeof figureSchema>;
 
 export const defaultSettings: Settings = {
   providers: {
@@ -162,6 +215,9 @@ export const defaultSettings: Settings = {
     "anthropic:claude-haiku-4-5-20251001": { inputPerMTok: 1, outputPerMTok: 5 },
     "google:gemini-2.5-flash": { inputPerMTok: 0.3, outputPerMTok: 2.5 },
   },
+  criteriaPanels: {},
+  reviewJudges: [],
+  provenance: {},
 };
 
 /** Zod issues as `{ "judging.samples": "N must be at most 10" }`, first message per path. */

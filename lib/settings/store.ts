@@ -2,10 +2,14 @@ import type { Db } from "@/db/client";
 import { getSettingsData, saveSettingsData } from "@/db/queries/settings";
 import { endpointKeyEnv } from "../env/secrets";
 import { deepMerge, isPlainObject } from "./memory-judge-defaults";
+import { reconcileProvenance } from "./provenance";
 import {
   defaultSettings,
   endpointKeyEnvProblem,
   fieldErrorsOf,
+  type ProvenanceEntry,
+  provenanceEntrySchema,
+  provenancePathSchema,
   type Settings,
   settingsSchema,
 } from "./schema";
@@ -26,15 +30,39 @@ export function readStoredSettings(db: Db): StoredSettings {
   const merged = deepMerge(defaultSettings, data);
   // A stored price table replaces the defaults: a price the user deleted stays deleted.
   if (isPlainObject(data) && isPlainObject(data.prices)) merged.prices = data.prices as Settings["prices"];
+  // where a value came from is a note: a bad entry is dropped and reported, never the whole row
+  const noted = validProvenance(merged.provenance);
+  merged.provenance = noted.provenance;
   const parsed = settingsSchema.safeParse(merged);
-  if (parsed.success) return { settings: parsed.data, problems: {} };
-  const problems = fieldErrorsOf(parsed.error);
+  if (parsed.success) return { settings: parsed.data, problems: noted.problems };
+  const problems = { ...noted.problems, ...fieldErrorsOf(parsed.error) };
   const salvaged = settingsSchema.safeParse(withAllowedKeyEnvs(merged));
   return { settings: salvaged.success ? salvaged.data : defaultSettings, problems };
 }
 
 export function readSettings(db: Db): Settings {
   return readStoredSettings(db).settings;
+}
+
+function validProvenance(raw: unknown): {
+  provenance: Settings["provenance"];
+  problems: Record<string, string>;
+} {
+  const provenance: Settings["provenance"] = {};
+  const problems: Record<string, string> = {};
+  if (raw === undefined) return { provenance, problems };
+  if (!isPlainObject(raw)) return { provenance, problems: { provenance: "Expected an object of entries" } };
+  for (const [path, entry] of Object.entries(raw)) {
+    const p = provenancePathSchema.safeParse(path);
+    const e = provenanceEntrySchema.safeParse(entry);
+    if (!p.success) problems[`provenance.${path}`] = p.error.issues[0].message;
+    else if (!e.success)
+      problems[`provenance.${path}`] = Object.entries(fieldErrorsOf(e.error))
+        .map(([f, m]) => `${f}: ${m}`)
+        .join("; ");
+    else provenance[path] = e.data;
+  }
+  return { provenance, problems };
 }
 
 /** Each endpoint's key variable, when it is not the one allowed, swapped for the allowed one. */
@@ -54,6 +82,44 @@ function withAllowedKeyEnvs(s: Settings): Settings {
   };
 }
 
+/**
+ * Stores settings edited by hand (the Settings page, `jury settings set`). Provenance is never taken
+ * from `value`: a form or a command cannot write where a value came from. The stored provenance is
+ * kept, and an entry whose promoted values `value` changed is marked overridden (lib/settings/provenance.ts).
+ */
 export function writeSettings(db: Db, value: Settings): void {
-  saveSettingsData(db, settingsSchema.parse(value));
+  const next = settingsSchema.parse(value);
+  db.$client
+    .transaction(() => {
+      const stored = readSettings(db).provenance;
+      saveSettingsData(db, { ...next, provenance: reconcileProvenance(stored, next) });
+    })
+    .immediate();
+}
+
+/**
+ * Stores a promotion: `change` makes the new settings from the stored ones, and `path`'s provenance
+ * becomes `entry` (its `value` is what `change` set there). Read and write under one write lock, so
+ * a promotion never overwrites an edit saved in between. Returns the stored settings.
+ */
+export function writePromotion(
+  db: Db,
+  path: string,
+  change: (current: Settings) => Settings,
+  entry: Omit<ProvenanceEntry, "value">,
+  promotedValue: (next: Settings) => unknown,
+): Settings {
+  return db.$client
+    .transaction(() => {
+      const current = readSettings(db);
+      const changed = settingsSchema.parse(change(current));
+      const others = reconcileProvenance(current.provenance, changed);
+      const next = settingsSchema.parse({
+        ...changed,
+        provenance: { ...others, [path]: { ...entry, value: promotedValue(changed) } },
+      });
+      saveSettingsData(db, next);
+      return next;
+    })
+    .immediate();
 }

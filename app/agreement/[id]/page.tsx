@@ -1,11 +1,13 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
-import { RunAgreementView } from "@/components/agreement/run-agreement-view";
+import { type PanelDefaults, RunAgreementView } from "@/components/agreement/run-agreement-view";
 import { SetReportView } from "@/components/agreement/set-report";
 import { PageTitle } from "@/components/ui/card";
 import { getDb } from "@/db/client";
+import { getRunById } from "@/db/queries/runs";
 import { showRunAgreement, showSet } from "@/lib/agreement/service";
+import { readSettings } from "@/lib/settings/store";
 import { agreementIdSchema } from "@/lib/validations/labels";
 
 type Props = { params: Promise<{ id: string }> };
@@ -44,6 +46,17 @@ export default async function AgreementDetailPage({ params }: Props) {
   }
   const run = showRunAgreement(db, id);
   if (!run) notFound();
+  const settings = readSettings(db);
+  const options = getRunById(db, { id })?.options;
+  const criterionJudges = (options as { criterionJudges?: Record<string, string[]> } | undefined)
+    ?.criterionJudges;
+  const defaults: PanelDefaults = {
+    panels: Object.fromEntries(
+      run.criteria.map((c) => [c.criterionId, criterionJudges?.[c.criterionId] ?? options?.judges ?? []]),
+    ),
+    criteriaPanels: settings.criteriaPanels,
+    reviewJudges: settings.reviewJudges,
+  };
   return (
     <div className="space-y-4">
       <PageTitle
@@ -59,7 +72,7 @@ export default async function AgreementDetailPage({ params }: Props) {
         {run.labelled} of {run.cells} case × criterion cells labelled by a person ·{" "}
         <code>jury agreement show {id} --json</code>
       </p>
-      <RunAgreementView r={run} />
+      <RunAgreementView r={run} defaults={defaults} />
     </div>
   );
 }

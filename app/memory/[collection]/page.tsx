@@ -12,10 +12,14 @@ import { TableHead } from "@/components/ui/table-head";
 import { getDb } from "@/db/client";
 import { countMemories } from "@/db/queries/memories";
 import { getExperimentLive } from "@/db/queries/progress";
+import { errorMessage } from "@/lib/errors";
 import { annotationProgress } from "@/lib/memory/annotation-progress";
+import type { ExperimentConfig } from "@/lib/memory/experiment";
 import { BM25_RUN_DEPTH } from "@/lib/memory/experiment";
 import { compareExperiments, MIN_JUDGE_ANSWERED, orderConsistency } from "@/lib/memory/study-metrics";
 import { studyReport } from "@/lib/memory/study-report";
+import { describePromotedMemoryJudge, notBestReason, promotedMemoryJudge } from "@/lib/settings/promote";
+import { isOverridden } from "@/lib/settings/provenance";
 import { enabledJudges } from "@/lib/settings/schema";
 import { readSettings } from "@/lib/settings/store";
 import { collectionSchema } from "@/lib/validations/memory";
@@ -36,6 +40,32 @@ export default async function StudyPage({ params, searchParams }: Props) {
   const { labels, qrels } = report;
   const queries = progress.queries;
   const experiments = report.experiments.map((r) => r.experiment);
+  // the configuration the memory judge holds now, as promoted (a hand edit since: none)
+  const promoted = settings.provenance.memoryJudge;
+  const inUse =
+    promoted?.source === "experiment" && !isOverridden(settings, "memoryJudge", promoted)
+      ? promoted.id
+      : null;
+  const promoteOf = (r: (typeof report.experiments)[number]) => {
+    if (!r.complete) return undefined;
+    const config = r.experiment.config as ExperimentConfig;
+    try {
+      const mix = r.metrics.pathMix;
+      return {
+        experimentId: r.experiment.id,
+        mode: config.mode,
+        sets: describePromotedMemoryJudge(promotedMemoryJudge(config, settings.memoryJudge)),
+        notBest: notBestReason(report.best, r.experiment.id, {
+          answered: mix.answered,
+          asked: mix.asked,
+          share: mix.answeredShare,
+        }),
+        inUse: inUse === r.experiment.id,
+      };
+    } catch (err) {
+      return { unavailable: `Cannot be used for the hook: ${errorMessage(err)}` };
+    }
+  };
   const rows = report.experiments.map((r) => ({
     e: r.experiment,
     m: r.metrics,
@@ -44,6 +74,7 @@ export default async function StudyPage({ params, searchParams }: Props) {
     complete: r.complete,
     notice: r.notice,
     best: report.best.best === r.experiment.id,
+    promote: promoteOf(r),
   }));
   // the charts show finished configurations only: a partial run's precision is not its precision
   const finished = rows.filter((r) => r.complete);
