@@ -1,5 +1,5 @@
 import { dataBlock } from "../judging/prompt";
-import type { ReviewContext } from "./context";
+import type { ReviewContext } from "./assemble";
 import type { Dimension } from "./judgment";
 import { digestForPrompt, type TranscriptDigest } from "./transcript";
 

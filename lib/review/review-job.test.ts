@@ -10,7 +10,7 @@ import type { Settings } from "../settings/schema";
 import { tempDb } from "../testing/fixtures";
 import { type ScriptedServer, startScriptedServer } from "../testing/scripted-server";
 import { settingsEnabling } from "../testing/settings-db";
-import { assembleContext } from "./context";
+import { assembleContext } from "./assemble";
 import { enqueueReview, executeReview, newReviewId } from "./review-job";
 import type { ReviewOptions } from "./run-review";
 

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultSettings, type Settings } from "../settings/schema";
 import { tempDir } from "../testing/fixtures";
 import { type ScriptedServer, startScriptedServer } from "../testing/scripted-server";
-import { DIFF_MAX_LINES, enforceBudget, gatherContext, type ReviewContext, truncateLines } from "./context";
+import { DIFF_MAX_LINES, enforceBudget, type ReviewContext, truncateLines } from "./assemble";
+import { gatherContext } from "./context";
 import { compositeScore, DEFAULT_WEIGHTS, judgmentSchema, parseWeights, verdictFor } from "./judgment";
 import { runReview } from "./run-review";
 import {

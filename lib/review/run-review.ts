@@ -8,7 +8,7 @@ import { costOf } from "../pricing";
 import { getModel } from "../providers/get-model";
 import { structuredOutputSchema } from "../schemas/structured-output";
 import type { Settings } from "../settings/schema";
-import type { ReviewContext } from "./context";
+import type { ReviewContext } from "./assemble";
 import {
   blendedScore,
   compositeScore,

@@ -121,7 +121,7 @@ beforeAll(async () => {
   server = await startScriptedServer((req) =>
     req.text.includes("When in doubt, pass")
       ? { delayMs: 300, json: { verdict: "pass", reasoning: "meets the criteria" } }
-      : { delayMs: 4_000, json: { score: 0.9, reasoning: "ok", issues: [], ...judgment } },
+      : { delayMs: 4_000, json: judgment },
   );
 });
 afterAll(async () => {
