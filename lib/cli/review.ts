@@ -18,7 +18,8 @@ Options:
   --prompt <text>            the original prompt given to the agent
   --meta key=value           run metadata (repeatable): agent, model, template, duration, exit_code
   --title <text>             a name for the review
-  --judges a:x,b:y           judges (default: JUDGE_MODEL, else the judges enabled in Settings)
+  --judges a:x,b:y           judges (default: JUDGE_MODEL, else the review judges promoted in
+                             Settings, else the judges enabled in Settings)
   --n <1-10>                 samples per judge (default 1)
   --per-dimension            score each dimension in its own call (default: all four in one call)
   --weights c,s,q,k          weights of correctness, scope_adherence, code_quality, completeness (sum 1)
@@ -256,7 +257,8 @@ async function chooseJudges(
     values.judges
       ?.split(",")
       .map((s) => s.trim())
-      .filter(Boolean) ?? (model ? [model] : enabledJudges(settings));
+      .filter(Boolean) ??
+    (model ? [model] : settings.reviewJudges.length ? settings.reviewJudges : enabledJudges(settings));
   if (judges.length === 0)
     throw new JuryError(
       "usage",
@@ -264,7 +266,13 @@ async function chooseJudges(
     );
   assertJudgesReady(judges, settings, {
     what: "Not reviewed",
-    source: values.judges ? "--judges" : model ? "JUDGE_MODEL" : "the judges enabled in Settings",
+    source: values.judges
+      ? "--judges"
+      : model
+        ? "JUDGE_MODEL"
+        : settings.reviewJudges.length
+          ? "the review judges promoted in Settings (reviewJudges)"
+          : "the judges enabled in Settings",
   });
   return { judgeOn, judges, offReason };
 }
