@@ -5,6 +5,7 @@ import { useActionState, useEffect, useState } from "react";
 import { type StartRunState, startRun } from "@/app/actions/runs";
 import { SettingsModal } from "@/components/settings/settings-modal";
 import type { SuiteSummary } from "@/lib/runs/estimate";
+import { defaultFormJudges } from "@/lib/settings/criteria-panels";
 import { enabledJudges } from "@/lib/settings/providers";
 import type { Settings } from "@/lib/settings/schema";
 import { EstimateTable } from "./estimate-table";
@@ -16,7 +17,7 @@ export function RunsWorkbench({ suites, settings, latencyMsByJudge }: Props) {
   const usable = suites.filter((s) => !s.error);
   const [suiteDir, setSuiteDir] = useState(usable[0]?.dir ?? "");
   const judgesAvailable = enabledJudges(settings);
-  const [judges, setJudges] = useState<string[]>(judgesAvailable);
+  const [judges, setJudges] = useState<string[]>(() => defaultFormJudges(settings));
   const [n, setN] = useState<number>(settings.judging.samples);
   const [state, action, pending] = useActionState<StartRunState, FormData>(startRun, null);
   const suite = suites.find((s) => s.dir === suiteDir);
@@ -27,7 +28,7 @@ export function RunsWorkbench({ suites, settings, latencyMsByJudge }: Props) {
   // Settings saved in the modal arrive as new props: follow them.
   useEffect(() => {
     setN(settings.judging.samples);
-    setJudges(enabledJudges(settings));
+    setJudges(defaultFormJudges(settings));
   }, [settings]);
 
   const fe = state && !state.ok ? state.fieldErrors : {};
