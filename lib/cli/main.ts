@@ -12,7 +12,7 @@ Usage: jury <command> [options]
 
 Commands:
   eval <suite-dir>    Run a suite with a panel of judges (jury eval --help)
-  runs <command>      Runs: list, show one (verdicts, alpha, self-consistency), compare two (jury runs --help)
+  runs <command>      Runs: list, show one (verdicts, alpha, self-consistency), compare two, export one (jury runs --help)
   memory <command>    Memories: the Claude Code hook, search, import, experiments (jury memory --help)
   agreement <command> Judges against people and published data: imports, position bias (jury agreement --help)
   review [options]    Judge a code change: criteria + diff + tests → verdict (jury review --help)

@@ -2,7 +2,7 @@ import type { Db } from "@/db/client";
 import { JuryError } from "../errors";
 import type { CriterionPanelStats } from "../judging/panel-stats";
 import type { RunComparison } from "../runs/compare";
-import { type CommandSpec, flag, formatHelp, int, parseCommand } from "./args";
+import { type CommandSpec, flag, formatHelp, int, oneOf, parseCommand, text } from "./args";
 import { formatVerdictTable, statusLabel, type VerdictRow } from "./verdict-table";
 
 /**
@@ -37,6 +37,17 @@ export const RUNS_COMMANDS = {
     options: { json: flag("print JSON (the compare page's figures)") },
     positionals: { min: 2, max: 2 },
   },
+  export: {
+    name: "runs export",
+    args: "<run-id>",
+    summary:
+      "Exports a run's samples and verdicts: one row per sample (run, case, criterion, judge, sample index, score, passed, reasoning, tokens, cost, latency, error; retried and re-sampled ones marked), the same file the run page's Export links give. Secrets are redacted.",
+    options: {
+      format: oneOf(["csv", "json"] as const, "csv (default) or json"),
+      out: text("<file>", "write to this file instead of standard output"),
+    },
+    positionals: { min: 1, max: 1 },
+  },
 } satisfies Record<string, CommandSpec>;
 
 export const RUNS_HELP = `Usage: jury runs <command>
@@ -47,6 +58,8 @@ Commands:
   list [--limit n] [--json]        the newest runs
   show <run-id> [--json]           a run's verdicts, alpha across judges, each judge's self-consistency
   compare <run-a> <run-b> [--json] deltas, pass flips and the paired test (as the compare page)
+  export <run-id> [--format csv|json] [--out file]
+                                   a run's samples and verdicts, one row per sample (as the run page's Export)
 
 jury runs <command> --help for its options.
 `;
@@ -206,8 +219,8 @@ export async function runsCommand(argv: string[]): Promise<number> {
     throw new JuryError(
       "usage",
       sub.startsWith("-")
-        ? `Unknown option ${sub}: give a command first (list, show or compare; see jury runs --help)`
-        : `Unknown runs command "${sub}": use list, show or compare (see jury runs --help)`,
+        ? `Unknown option ${sub}: give a command first (list, show, compare or export; see jury runs --help)`
+        : `Unknown runs command "${sub}": use list, show, compare or export (see jury runs --help)`,
     );
   const spec = RUNS_COMMANDS[sub as keyof typeof RUNS_COMMANDS] as CommandSpec;
   const { values, positionals, help } = parseCommand(spec, rest);
@@ -259,6 +272,17 @@ export async function runsCommand(argv: string[]): Promise<number> {
         panelText(shown.panel_stats),
       ].join("\n"),
     );
+    return 0;
+  }
+  if (sub === "export") {
+    await runOrFail(db, positionals[0]);
+    const { exportRun } = await import("../runs/export");
+    const out = exportRun(db, positionals[0], (values.format as "csv" | "json" | undefined) ?? "csv");
+    if (values.out) {
+      const fs = await import("node:fs");
+      fs.writeFileSync(values.out as string, out.body);
+      process.stderr.write(`wrote ${values.out}\n`);
+    } else process.stdout.write(out.body);
     return 0;
   }
   const c = await compareTwoRuns(db, positionals[0], positionals[1]);

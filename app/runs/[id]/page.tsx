@@ -104,9 +104,31 @@ export default async function RunPage({ params, searchParams }: Props) {
     <div className="space-y-4">
       <PageTitle
         actions={
-          <Link href={`/runs/compare?b=${run.id}`} className="text-sm text-indigo-700 underline">
-            Compare with another run
-          </Link>
+          <div className="flex flex-wrap items-center gap-3 text-sm">
+            <span className="text-zinc-700">
+              Export samples:{" "}
+              <a
+                href={`/runs/${run.id}/export?format=csv`}
+                className="text-indigo-700 underline"
+                data-testid="export-csv"
+                download
+              >
+                CSV
+              </a>{" "}
+              ·{" "}
+              <a
+                href={`/runs/${run.id}/export?format=json`}
+                className="text-indigo-700 underline"
+                data-testid="export-json"
+                download
+              >
+                JSON
+              </a>
+            </span>
+            <Link href={`/runs/compare?b=${run.id}`} className="text-indigo-700 underline">
+              Compare with another run
+            </Link>
+          </div>
         }
       >
         {run.suiteName} <StatusBadge status={run.status} />

@@ -1,0 +1,208 @@
+import { parse } from "csv-parse/sync";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getRunResults, getRunSampleHistory } from "@/db/queries/runs";
+import type { RunOptions, Sample } from "@/db/schema";
+import { loadSuite } from "../suites/load-suite";
+import { settingsFor, tempDb, testRegistry, testSuite } from "../testing/fixtures";
+import { runJury } from "../testing/run-jury";
+import { type ScriptedServer, type ScriptRequest, startScriptedServer } from "../testing/scripted-server";
+import { executeRun } from "./execute-run";
+import { EXPORT_COLUMNS, type ExportRow, exportRun, runExportData, toCsv } from "./export";
+import { createRun } from "./plan-run";
+import { requeue, samplesToRetry } from "./requeue";
+
+const CANARY = "sk-export-canary-9f8e7d6c5b4a3210";
+const saved = { key: process.env.OPENAI_API_KEY, db: process.env.JURY_DB };
+let server: ScriptedServer;
+const { db, file } = tempDb();
+let runId = "";
+
+/**
+ * Reasoning with quotes, commas, line breaks (LF and CRLF), edge spaces, a formula-looking start and a
+ * key; model "flaky" answers prose to its first call of each prompt (a failed sample, then retried).
+ */
+function script() {
+  const seen = new Set<string>();
+  return (req: ScriptRequest) => {
+    const k = `${req.model}\u0000${req.text}`;
+    if (req.model === "flaky" && !seen.has(k)) {
+      seen.add(k);
+      return { text: 'not JSON, "quoted", and\nbroken' };
+    }
+    const tricky = [
+      'He said "fine", then, after a pause,\nadded: "good".',
+      "  leading and trailing spaces  ",
+      "=SUM(A1:A2) looks like a formula, \r\n and a CRLF",
+      `the key ${CANARY} must not leak`,
+    ];
+    return { json: { score: 2 + (req.index % 3), reasoning: tricky[req.index % tricky.length] } };
+  };
+}
+
+beforeAll(async () => {
+  process.env.OPENAI_API_KEY = CANARY;
+  server = await startScriptedServer(script());
+  const { registry } = testRegistry();
+  const settings = settingsFor(server.baseURL);
+  const opts: RunOptions = {
+    judges: ["local:ok", "local:flaky"],
+    n: 2,
+    temperature: 0.8,
+    concurrency: 4,
+    noCache: false,
+  };
+  runId = await createRun(db, loadSuite(testSuite(2)), registry, opts);
+  await executeRun(db, runId, { settings, registry });
+  // one round of retries: the failed samples stay, marked, beside their replacements
+  requeue(db, runId, samplesToRetry(db, runId), "retried");
+  await executeRun(db, runId, { settings, registry });
+}, 60_000);
+afterAll(async () => {
+  await server.close();
+  for (const [k, v] of [
+    ["OPENAI_API_KEY", saved.key],
+    ["JURY_DB", saved.db],
+  ] as const)
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+});
+
+/** What a stored sample must come back as, from either format. */
+function expected(s: Sample, threshold: number, verdict: { finalScore: number | null; passed: boolean }) {
+  const red = (t: string | null) => (t === null ? null : t.replaceAll(CANARY, "[redacted]"));
+  const ok = s.score !== null && !s.error;
+  return {
+    run_id: runId,
+    case_id: s.caseId,
+    criterion_id: s.criterionId,
+    judge: s.judge,
+    sample_index: s.sampleIndex,
+    sample_id: s.id,
+    score: s.score,
+    passed: ok ? (s.score as number) >= threshold : null,
+    reasoning: red(s.reasoning),
+    input_tokens: s.inputTokens,
+    output_tokens: s.outputTokens,
+    cost_usd: s.costUsd,
+    latency_ms: s.latencyMs,
+    attempts: s.attempts,
+    cached: s.cached,
+    error: red(s.error),
+    superseded: s.supersededReason,
+    verdict_score: verdict.finalScore,
+    verdict_passed: verdict.passed,
+  };
+}
+
+function stored() {
+  const thresholds: Record<string, number> = { helpful: 6, brief: 2, short: 1 };
+  const verdicts = new Map(getRunResults(db, { runId }).map((r) => [`${r.caseId}/${r.criterionId}`, r]));
+  return getRunSampleHistory(db, { runId }).map((s) =>
+    expected(s, thresholds[s.criterionId], verdicts.get(`${s.caseId}/${s.criterionId}`)!),
+  );
+}
+
+/** A CSV row back to typed values: "" is null, numbers and booleans by column. */
+function typed(row: Record<string, string>) {
+  const num = (v: string) => (v === "" ? null : Number(v));
+  const bool = (v: string) => (v === "" ? null : v === "true");
+  const str = (v: string) => (v === "" ? null : v);
+  return {
+    run_id: row.run_id,
+    case_id: row.case_id,
+    criterion_id: row.criterion_id,
+    judge: row.judge,
+    sample_index: Number(row.sample_index),
+    sample_id: Number(row.sample_id),
+    score: num(row.score),
+    passed: bool(row.passed),
+    reasoning: str(row.reasoning),
+    input_tokens: Number(row.input_tokens),
+    output_tokens: Number(row.output_tokens),
+    cost_usd: Number(row.cost_usd),
+    latency_ms: Number(row.latency_ms),
+    attempts: Number(row.attempts),
+    cached: row.cached === "true",
+    error: str(row.error),
+    superseded: str(row.superseded),
+    verdict_score: num(row.verdict_score),
+    verdict_passed: bool(row.verdict_passed),
+  };
+}
+
+describe("run export", () => {
+  it("the data is what the run holds: every sample, superseded ones marked, with a reasoning that needs quoting", () => {
+    const want = stored();
+    // 2 cases × (2 llm criteria × 2 judges × 2 samples + 1 check), plus the 4 failed ones kept
+    expect(want).toHaveLength(2 * (2 * 2 * 2 + 1) + 4);
+    expect(want.filter((r) => r.superseded === "retried")).toHaveLength(4);
+    expect(want.some((r) => r.reasoning?.includes('"fine", then, after a pause,\n'))).toBe(true);
+    expect(want.some((r) => r.reasoning?.includes("\r\n"))).toBe(true);
+    expect(want.some((r) => r.error?.includes("not JSON") || r.error?.includes("JSON"))).toBe(true);
+  });
+
+  it("CSV parses back (a real RFC 4180 parse: quotes, commas, line breaks, edge spaces) to the stored samples", () => {
+    const out = exportRun(db, runId, "csv");
+    expect(out.contentType).toMatch(/^text\/csv/);
+    const rows = parse(out.body, {
+      columns: true,
+      skip_empty_lines: false,
+      relax_column_count: false,
+    }) as Record<string, string>[];
+    expect(Object.keys(rows[0])).toEqual([...EXPORT_COLUMNS]);
+    const back = rows.map(typed);
+    expect(back).toEqual(stored());
+    expect(out.body).not.toContain(CANARY);
+    expect(out.body).toContain("[redacted]");
+    expect(rows.every((r) => r.case_name.startsWith("Case "))).toBe(true);
+  });
+
+  it("JSON parses back to the same rows, with the run it came from", () => {
+    const out = exportRun(db, runId, "json");
+    const data = JSON.parse(out.body) as {
+      run: { id: string; judges: string[]; n: number };
+      samples: ExportRow[];
+    };
+    expect(data.run).toMatchObject({ id: runId, judges: ["local:ok", "local:flaky"], n: 2 });
+    expect(data.samples.map(({ case_name: _n, threshold: _t, ...r }) => r)).toEqual(stored());
+    expect(out.body).not.toContain(CANARY);
+    // CSV and JSON hold the same table
+    const csv = parse(exportRun(db, runId, "csv").body, { columns: true }) as Record<string, string>[];
+    expect(csv.map(typed)).toEqual(data.samples.map(({ case_name: _n, threshold: _t, ...r }) => r));
+  });
+
+  it("an empty run exports a header only; an unknown run is not_found", () => {
+    expect(toCsv([])).toBe(`${EXPORT_COLUMNS.join(",")}\r\n`);
+    expect(() => runExportData(db, "run_20200101_00000000")).toThrow(/No run with id/);
+  });
+
+  it("`jury runs export` prints the same bytes as the dashboard's export route, in both formats", async () => {
+    process.env.JURY_DB = file;
+    const { GET } = await import("@/app/runs/[id]/export/route");
+    for (const format of ["csv", "json"] as const) {
+      const r = await runJury(["runs", "export", runId, "--format", format], { env: { JURY_DB: file } });
+      expect(r.code, r.stderr).toBe(0);
+      const res = await GET(new Request(`http://x/runs/${runId}/export?format=${format}`), {
+        params: Promise.resolve({ id: runId }),
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-disposition")).toBe(
+        `attachment; filename="${runId}-samples.${format}"`,
+      );
+      const dashboard = await res.text();
+      expect(r.stdout).toBe(dashboard);
+      expect(dashboard).toBe(exportRun(db, runId, format).body);
+    }
+    const bad = await GET(new Request(`http://x/runs/${runId}/export?format=xml`), {
+      params: Promise.resolve({ id: runId }),
+    });
+    expect(bad.status).toBe(400);
+    const none = await GET(new Request("http://x/runs/run_20200101_00000000/export"), {
+      params: Promise.resolve({ id: "run_20200101_00000000" }),
+    });
+    expect(none.status).toBe(404);
+    const cli = await runJury(["runs", "export", "run_20200101_00000000"], { env: { JURY_DB: file } });
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toContain("No run with id");
+  });
+});
