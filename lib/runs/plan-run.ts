@@ -7,7 +7,7 @@ import type { Criterion } from "../criteria/definition";
 import type { CriteriaRegistry } from "../criteria/registry";
 import { JuryError } from "../errors";
 import type { PanelOptions } from "../judging/aggregate";
-import { type BudgetWarning, maxFieldChars, oversizeFields } from "../judging/prompt";
+import { type BudgetWarning, JUDGE_SYSTEM_PROMPT, maxFieldChars, oversizeFields } from "../judging/prompt";
 import { parseJudgeId } from "../providers/get-model";
 import { assertJudgesReady } from "../providers/preflight";
 import type { Settings } from "../settings/schema";
@@ -27,17 +27,21 @@ export type CaseCriterion = {
   /** the criterion's definition version when the run was planned (runs planned before it have none) */
   version?: string;
   /**
-   * What the judges are sent, hashed when the run was planned: an LLM criterion's prompt template and
-   * response schema, a deterministic one's function name (see criterionHash). Compare shows it.
+   * What the judges are sent, hashed when the run was planned: the system prompt, an LLM criterion's
+   * prompt template and response schema, or a deterministic one's function name (criterionHash).
+   * Compare shows it; the call inspector says when it changed since.
    */
   definitionHash?: string;
 };
 
-/** A short hash of what a criterion sends or runs: its prompt template and response schema, or its function's name. */
+/**
+ * A short hash of what a criterion sends or runs: the judges' system prompt with its prompt template
+ * and response schema, or its function's name.
+ */
 export function criterionHash(def: Criterion): string {
   const what =
     def.type === "llm"
-      ? JSON.stringify(["llm", def.prompt_template, def.response_schema])
+      ? JSON.stringify(["llm", JUDGE_SYSTEM_PROMPT, def.prompt_template, def.response_schema])
       : JSON.stringify(["deterministic", def.function]);
   return createHash("sha256").update(what).digest("hex").slice(0, 12);
 }

@@ -4,9 +4,10 @@ import { Card, EmptyState, PageTitle } from "@/components/ui/card";
 import { ScrollTable } from "@/components/ui/scroll-table";
 import { TableHead } from "@/components/ui/table-head";
 import { getDb } from "@/db/client";
-import { getRunResults, listRuns } from "@/db/queries/runs";
+import { getRunCases, getRunResults, listRuns } from "@/db/queries/runs";
 import type { Coverage } from "@/lib/judging/aggregate";
 import { compareRuns } from "@/lib/runs/compare";
+import { compareConfigs } from "@/lib/runs/compare-config";
 
 type Props = { searchParams: Promise<{ a?: string; b?: string }> };
 
@@ -23,6 +24,14 @@ export default async function ComparePage({ searchParams }: Props) {
   const rb = runs.find((r) => r.id === b);
   const out =
     ra && rb ? compareRuns(getRunResults(db, { runId: ra.id }), getRunResults(db, { runId: rb.id })) : null;
+  const config =
+    ra && rb
+      ? compareConfigs(
+          { run: ra, cases: getRunCases(db, { runId: ra.id }) },
+          { run: rb, cases: getRunCases(db, { runId: rb.id }) },
+        )
+      : [];
+  const differing = config.filter((r) => r.differs).length;
   const select = (name: string, value?: string) => (
     <select
       name={name}
@@ -52,80 +61,129 @@ export default async function ComparePage({ searchParams }: Props) {
           Run the same suite twice to see how stable its verdicts are.
         </EmptyState>
       ) : (
-        <Card
-          title={`${out.cells.length} case × criterion cells in both runs · ${out.flips} pass/fail flip${out.flips === 1 ? "" : "s"} · mean |Δ| ${f(out.meanAbsDelta)}`}
-        >
-          <ScrollTable label="Comparison">
-            <table className="w-full text-left text-sm tabular-nums" data-testid="compare-table">
-              <TableHead
-                columns={[
-                  "Case",
-                  "Criterion",
-                  "A",
-                  "B",
-                  "Δ",
-                  "Verdict",
-                  { label: "Spread A / B", title: "mean within-judge std of the samples" },
-                  {
-                    label: "Answered A / B",
-                    title:
-                      "judges answered/asked · samples answered/asked, in each run (failed samples are not scored)",
-                  },
-                  {
-                    label: "Consensus A / B",
-                    title: "a consensus level needs two judges or more that answered",
-                  },
-                ]}
-              />
-              <tbody>
-                {out.cells.map((c) => (
-                  <tr
-                    key={`${c.caseId}-${c.criterionId}`}
-                    className={`border-t border-zinc-100 ${c.flipped ? "bg-amber-50" : ""}`}
-                  >
-                    <td>{c.caseId}</td>
-                    <td>{c.criterionId}</td>
-                    <td>{f(c.a)}</td>
-                    <td>{f(c.b)}</td>
-                    <td>{c.delta === null ? "—" : `${c.delta > 0 ? "+" : ""}${c.delta.toFixed(2)}`}</td>
-                    <td>
-                      {c.flipped
-                        ? `flip: ${c.passedA ? "pass→FAIL" : "FAIL→pass"}`
-                        : c.passedA
-                          ? "pass"
-                          : "FAIL"}
-                    </td>
-                    <td>
-                      {f(c.spreadA)} / {f(c.spreadB)}
-                    </td>
-                    <td
-                      data-testid="compare-coverage"
-                      className={
-                        [c.coverageA, c.coverageB].some((x) => x && x.samples_answered < x.samples_asked)
-                          ? "text-orange-800"
-                          : ""
-                      }
+        <>
+          <Card
+            testId="compare-config"
+            title={
+              differing
+                ? `What differed: ${differing} setting${differing === 1 ? "" : "s"} (marked) between A and B`
+                : "Configuration: A and B were asked the same thing (same suite, cases, panel and prompts)"
+            }
+          >
+            <ScrollTable label="Configurations of A and B">
+              <table className="w-full text-left text-sm" data-testid="config-table">
+                <TableHead columns={["Setting", `A · ${ra?.id}`, `B · ${rb?.id}`, ""]} />
+                <tbody>
+                  {config.map((r) => (
+                    <tr
+                      key={r.key}
+                      data-testid={`config-${r.key}`}
+                      data-differs={r.differs}
+                      className={`border-t border-zinc-100 align-top ${r.differs ? "bg-amber-50" : ""}`}
                     >
-                      {cov(c.coverageA)} / {cov(c.coverageB)}
-                    </td>
-                    <td className="text-xs">
-                      {c.agreementA ?? "—"} / {c.agreementB ?? "—"}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollTable>
-          <p className="mt-2 text-xs">
-            <Link className="text-indigo-700 underline" href={`/runs/${ra?.id}`}>
-              open A
-            </Link>{" "}
-            ·{" "}
-            <Link className="text-indigo-700 underline" href={`/runs/${rb?.id}`}>
-              open B
-            </Link>
-          </p>
-        </Card>
+                      <th scope="row" className="pr-3 text-left font-normal text-zinc-700">
+                        {r.label}
+                      </th>
+                      <td className="break-all pr-3 font-mono text-xs">{r.a}</td>
+                      <td className="break-all pr-3 font-mono text-xs">{r.b}</td>
+                      <td className="text-xs">
+                        {r.differs && (
+                          <span className="font-semibold text-amber-900" data-testid="config-differs">
+                            differs
+                          </span>
+                        )}
+                        {r.hint && <span className="block text-zinc-700">{r.hint}</span>}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </ScrollTable>
+          </Card>
+          <Card
+            title={`${out.cells.length} case × criterion cells in both runs · ${out.flips} pass/fail flip${out.flips === 1 ? "" : "s"} · mean |Δ| ${f(out.meanAbsDelta)}`}
+          >
+            <ScrollTable label="Comparison">
+              <table className="w-full text-left text-sm tabular-nums" data-testid="compare-table">
+                <TableHead
+                  columns={[
+                    "Case",
+                    "Criterion",
+                    "A",
+                    "B",
+                    "Δ",
+                    "Verdict",
+                    { label: "Spread A / B", title: "mean within-judge std of the samples" },
+                    {
+                      label: "Answered A / B",
+                      title:
+                        "judges answered/asked · samples answered/asked, in each run (failed samples are not scored)",
+                    },
+                    {
+                      label: "Consensus A / B",
+                      title: "a consensus level needs two judges or more that answered",
+                    },
+                  ]}
+                />
+                <tbody>
+                  {out.cells.map((c) => (
+                    <tr
+                      key={`${c.caseId}-${c.criterionId}`}
+                      className={`border-t border-zinc-100 ${c.flipped ? "bg-amber-50" : ""}`}
+                    >
+                      <td>{c.caseId}</td>
+                      <td>{c.criterionId}</td>
+                      <td>{f(c.a)}</td>
+                      <td>{f(c.b)}</td>
+                      <td>{c.delta === null ? "—" : `${c.delta > 0 ? "+" : ""}${c.delta.toFixed(2)}`}</td>
+                      <td>
+                        {c.flipped
+                          ? `flip: ${c.passedA ? "pass→FAIL" : "FAIL→pass"}`
+                          : c.passedA
+                            ? "pass"
+                            : "FAIL"}
+                      </td>
+                      <td>
+                        {f(c.spreadA)} / {f(c.spreadB)}
+                      </td>
+                      <td
+                        data-testid="compare-coverage"
+                        className={
+                          [c.coverageA, c.coverageB].some((x) => x && x.samples_answered < x.samples_asked)
+                            ? "text-orange-800"
+                            : ""
+                        }
+                      >
+                        {cov(c.coverageA)} / {cov(c.coverageB)}
+                      </td>
+                      <td className="text-xs">
+                        {c.agreementA ?? "—"} / {c.agreementB ?? "—"}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </ScrollTable>
+            {out.paired && (
+              <p className="mt-2 text-xs text-zinc-700" data-testid="compare-paired">
+                Paired test over {out.paired.n} cells scored in both: mean B − A{" "}
+                {out.paired.meanDiff > 0 ? "+" : ""}
+                {out.paired.meanDiff.toFixed(2)}, 95% interval [{out.paired.low.toFixed(2)},{" "}
+                {out.paired.high.toFixed(2)}], sign-flip p = {out.paired.p.toPrecision(3)}
+                {out.paired.exact ? " (exact)" : ""}
+              </p>
+            )}
+            <p className="mt-2 text-xs">
+              <Link className="text-indigo-700 underline" href={`/runs/${ra?.id}`}>
+                open A
+              </Link>{" "}
+              ·{" "}
+              <Link className="text-indigo-700 underline" href={`/runs/${rb?.id}`}>
+                open B
+              </Link>
+            </p>
+          </Card>
+        </>
       )}
     </div>
   );
