@@ -75,6 +75,8 @@ export type RunOptions = {
   panel?: PanelOptions;
   /** judges with no price when the run was planned: their cost is unknown, never $0 */
   unpriced?: string[];
+  /** a criterion's own panel (promoted in Settings), over `judges`; `judges` then lists every judge the run calls */
+  criterionJudges?: Record<string, string[]>;
 };
 
 export const runs = sqliteTable(

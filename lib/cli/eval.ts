@@ -12,6 +12,7 @@ import {
 } from "@/db/queries/runs";
 import type { RunOptions } from "@/db/schema";
 import { loadProjectCriteria } from "../criteria/load";
+import type { CriteriaRegistry } from "../criteria/registry";
 import { JuryError } from "../errors";
 import { coverageText } from "../judging/aggregate";
 import { budgetWarningText } from "../judging/prompt";
@@ -19,9 +20,9 @@ import { assertJudgesReady } from "../providers/preflight";
 import { type FailureGroup, groupFailures, type RunCoverage, runCoverage } from "../runs/coverage";
 import { executeRun } from "../runs/execute-run";
 import { createRun, DETERMINISTIC_JUDGE, panelOptionsOf, unpricedJudges } from "../runs/plan-run";
-import { enabledJudges } from "../settings/schema";
+import { defaultEvalJudges } from "../settings/criteria-panels";
 import { readSettings } from "../settings/store";
-import { loadSuite } from "../suites/load-suite";
+import { effectiveCriteria, loadSuite } from "../suites/load-suite";
 import { createProgressBar } from "./progress-bar";
 
 export const EVAL_HELP = `Usage: jury eval <suite-dir> [options]
@@ -35,7 +36,8 @@ option, a judge that cannot be called); 3 no judge answered for some verdict (wi
 sample failed), or the run failed.
 
 Options:
-  --judges a:x,b:y     judges (default: those enabled in Settings)
+  --judges a:x,b:y     judges (default: a criterion's panel promoted in Settings, else the
+                       judges enabled in Settings)
   --n <1-10>           samples per judge (default: Settings, 3)
   --temperature <t>    sampling temperature (default: Settings, 0.8)
   --concurrency <c>    calls in flight (default: Settings)
@@ -62,6 +64,12 @@ function num(name: string, v: string | undefined, min: number, max: number, int 
     );
   }
   return n;
+}
+
+/** The suite's LLM criteria (suite.json's and its cases'), in first-seen order. */
+function llmCriteriaOf(suite: ReturnType<typeof loadSuite>, registry: CriteriaRegistry): string[] {
+  const ids = [...new Set(suite.cases.flatMap((c) => effectiveCriteria(suite, c).map((r) => r.id)))];
+  return ids.filter((id) => registry.criteria.get(id)?.type === "llm");
 }
 
 export async function evalCommand(argv: string[]): Promise<number> {
@@ -108,13 +116,26 @@ export async function evalCommand(argv: string[]): Promise<number> {
     const dir = positionals[0];
     if (!dir)
       throw new JuryError("usage", `Give a suite folder, e.g. jury eval examples/suites/qa\n\n${EVAL_HELP}`);
+    const suite = loadSuite(path.resolve(dir));
+    // without --judges: each criterion's panel promoted in Settings, else the judges enabled there
+    const defaults = values.judges ? undefined : defaultEvalJudges(settings, llmCriteriaOf(suite, registry));
+    if (defaults?.criterionJudges && defaults.unjudged.length)
+      throw new JuryError(
+        "usage",
+        `No judge for ${defaults.unjudged.join(", ")}: no panel is promoted for it and no judge is enabled in Settings; pass --judges or enable a judge`,
+      );
+    for (const c of defaults?.promoted ?? [])
+      process.stderr.write(
+        `${c}: judged by its default panel from Settings (${defaults?.criterionJudges?.[c].join(", ")})\n`,
+      );
     const options: RunOptions = {
       judges: values.judges
         ? values.judges
             .split(",")
             .map((s) => s.trim())
             .filter(Boolean)
-        : enabledJudges(settings),
+        : (defaults?.judges ?? []),
+      ...(defaults?.criterionJudges ? { criterionJudges: defaults.criterionJudges } : {}),
       n: num("n", values.n, 1, 10, true) ?? settings.judging.samples,
       temperature: num("temperature", values.temperature, 0, 2) ?? settings.judging.temperature,
       concurrency: num("concurrency", values.concurrency, 1, 256, true) ?? settings.judging.concurrency,
@@ -125,13 +146,20 @@ export async function evalCommand(argv: string[]): Promise<number> {
     if (unpriced.length) options.unpriced = unpriced;
     runId = await createRun(
       db,
-      loadSuite(path.resolve(dir)),
+      suite,
       registry,
       options,
       (warnings) => {
         for (const w of warnings) process.stderr.write(`warning: ${budgetWarningText(w)}\n`);
       },
-      { settings, source: values.judges ? "--judges" : "the judges enabled in Settings" },
+      {
+        settings,
+        source: values.judges
+          ? "--judges"
+          : defaults?.promoted.length
+            ? "the panels promoted in Settings and the judges enabled there"
+            : "the judges enabled in Settings",
+      },
     );
   }
 

@@ -19,7 +19,7 @@ export function computeVerdicts(
   cases: { caseId: string; criteria: CaseCriterion[] }[],
   samples: Pick<Sample, "caseId" | "criterionId" | "judge" | "sampleIndex" | "score" | "error">[],
   judges: string[],
-  opts: { n?: number; panel?: Partial<PanelOptions> } = {},
+  opts: { n?: number; panel?: Partial<PanelOptions>; criterionJudges?: Record<string, string[]> } = {},
 ): { caseId: string; verdict: CriterionVerdict }[] {
   const grouped = new Map<string, Map<string, SampleScore[]>>();
   for (const s of samples) {
@@ -32,7 +32,8 @@ export function computeVerdicts(
     for (const cr of c.criteria) {
       const byJudge = grouped.get(`${c.caseId}\u0000${cr.id}`) ?? new Map<string, SampleScore[]>();
       const samplesByModel: Record<string, SampleScore[]> = {};
-      const panel = cr.type === "deterministic" ? ["deterministic"] : judges;
+      const panel =
+        cr.type === "deterministic" ? ["deterministic"] : (opts.criterionJudges?.[cr.id] ?? judges);
       for (const j of panel) {
         const list = byJudge.get(j);
         if (list) samplesByModel[j] = list;
@@ -59,11 +60,12 @@ export function computeVerdicts(
 export function finalizeRun(
   db: Db,
   runId: string,
-  options: Pick<RunOptions, "judges" | "n" | "panel">,
+  options: Pick<RunOptions, "judges" | "n" | "panel" | "criterionJudges">,
 ): void {
   const verdicts = computeVerdicts(getRunCases(db, { runId }), getRunSamples(db, { runId }), options.judges, {
     n: options.n,
     panel: options.panel,
+    criterionJudges: options.criterionJudges,
   });
   replaceResults(
     db,

@@ -173,7 +173,7 @@ export async function planRun(
         });
         continue;
       }
-      for (const judge of options.judges) {
+      for (const judge of options.criterionJudges?.[cr.id] ?? options.judges) {
         for (let i = 0; i < options.n; i++) {
           plan.tasks.push({
             key: taskKey(c.id, cr.id, judge, i),

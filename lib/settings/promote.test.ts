@@ -1,0 +1,273 @@
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "@/db/client";
+import { setVerdictLabel } from "@/db/queries/labels";
+import { getSettingsData, saveSettingsData } from "@/db/queries/settings";
+import { showRunAgreement } from "../agreement/service";
+import { CASES, seedRun } from "../agreement/test-run";
+import type { ExperimentConfig } from "../memory/experiment";
+import { tempDir } from "../testing/fixtures";
+import { runJury } from "../testing/run-jury";
+import { type ScriptedServer, startScriptedServer } from "../testing/scripted-server";
+import { enableProviders } from "../testing/settings-db";
+import { defaultEvalJudges, defaultFormJudges } from "./criteria-panels";
+import { applyMemoryJudge, describePromotedMemoryJudge, promotedMemoryJudge, promotePanel } from "./promote";
+import { describeProvenance, reconcileProvenance } from "./provenance";
+import { defaultSettings, type ProvenanceEntry, type Settings } from "./schema";
+import { readSettings, readStoredSettings, writeSettings } from "./store";
+
+const MJ = defaultSettings.memoryJudge;
+const cfg = (c: Partial<ExperimentConfig>): ExperimentConfig => ({
+  kind: "single",
+  mode: "auto",
+  topK: 3,
+  poolSize: 15,
+  shuffle: false,
+  ...c,
+});
+
+describe("a configuration as the memory judge", () => {
+  it("BM25: judge off, its top-k as max_output and fallback, the pool grown to the top-k, the model kept", () => {
+    const p = promotedMemoryJudge(cfg({ kind: "bm25", topK: 20, mode: "search" }), MJ);
+    expect(p).toEqual({
+      enabled: false,
+      fallback_top_k: 20,
+      modes: { search: { max_output: 20, candidate_pool_size: 20 } },
+    });
+    const block = applyMemoryJudge({ ...MJ, enabled: true }, p);
+    expect(block).toMatchObject({ enabled: false, model: MJ.model, dual_verification: false });
+    expect(block.modes.auto).toEqual(MJ.modes.auto);
+    expect(block.modes.search).toEqual({ verification: "lenient", max_output: 20, candidate_pool_size: 20 });
+  });
+
+  it("a dual lenient judge: on, its model, dual, lenient, its pool and top-k; the fallback never above the top-k", () => {
+    const p = promotedMemoryJudge(cfg({ kind: "dual_lenient", topK: 1, poolSize: 30, model: "local:j" }), MJ);
+    expect(applyMemoryJudge(MJ, p)).toMatchObject({
+      enabled: true,
+      model: "local:j",
+      dual_verification: true,
+      fallback_top_k: 1,
+      modes: { auto: { verification: "lenient", max_output: 1, candidate_pool_size: 30 } },
+    });
+    expect(describePromotedMemoryJudge(p)).toBe(
+      "judge on · local:j · dual · auto mode: lenient, max 1, pool 30 · fallback top 1",
+    );
+    // a single judge ran with the verification Settings had: it is left as it is
+    expect(promotedMemoryJudge(cfg({ model: "local:j" }), MJ).modes.auto?.verification).toBeUndefined();
+  });
+
+  it("a top-k the block cannot hold is refused, naming the limit", () => {
+    expect(() => promotedMemoryJudge(cfg({ kind: "bm25", topK: 100 }), MJ)).toThrow(/top-k 100 .* \(50\)/);
+  });
+});
+
+const entry = (over: Partial<ProvenanceEntry> = {}): ProvenanceEntry => ({
+  source: "experiment",
+  id: "exp_0123456789",
+  label: "single judge · auto",
+  figures: {
+    precision: { value: 0.82, low: 0.71, high: 0.91, n: 20 },
+    recall: { value: null, low: null, high: null, n: 0 },
+  },
+  at: "2026-11-23T10:00:00.000Z",
+  value: { enabled: true, model: "local:j", modes: { auto: { max_output: 3 } } },
+  ...over,
+});
+
+describe("provenance", () => {
+  it("reads as one line with each figure's interval and n", () => {
+    expect(describeProvenance(entry())).toBe(
+      "from experiment exp_0123456789 (single judge · auto) on 2026-11-23: precision 0.82 [0.71, 0.91] n=20, recall — n=0",
+    );
+    expect(describeProvenance(entry({ overriddenAt: "2026-11-24T08:00:00.000Z" }))).toMatch(
+      /; changed by hand on 2026-11-24 since: these figures describe the promoted values/,
+    );
+  });
+
+  it("a hand edit of a promoted value marks it; of another value, not; a removed panel drops its entry", () => {
+    const s: Settings = {
+      ...defaultSettings,
+      memoryJudge: { ...MJ, enabled: true, model: "local:j" },
+      criteriaPanels: { helpful: ["local:a"] },
+      provenance: {
+        memoryJudge: entry(),
+        "criteriaPanels.helpful": entry({ source: "run", id: "run_20260101_0000abcd", value: ["local:a"] }),
+      },
+    };
+    const now = new Date("2026-11-24T08:00:00Z");
+    const timeout = reconcileProvenance(
+      s.provenance,
+      { ...s, memoryJudge: { ...s.memoryJudge, timeout_per_call: 9 } },
+      now,
+    );
+    expect(timeout.memoryJudge.overriddenAt).toBeUndefined();
+    const model = reconcileProvenance(
+      s.provenance,
+      { ...s, memoryJudge: { ...s.memoryJudge, model: "local:k" } },
+      now,
+    );
+    expect(model.memoryJudge.overriddenAt).toBe("2026-11-24T08:00:00.000Z");
+    const reordered = reconcileProvenance(
+      s.provenance,
+      { ...s, criteriaPanels: { helpful: ["local:a", "local:b"] } },
+      now,
+    );
+    expect(reordered["criteriaPanels.helpful"].overriddenAt).toBeDefined();
+    expect(reconcileProvenance(s.provenance, { ...s, criteriaPanels: {} }, now)).not.toHaveProperty(
+      "criteriaPanels.helpful",
+    );
+  });
+
+  it("is never written from a form's payload, and a bad stored entry is dropped and reported, the rest of the row kept", () => {
+    const db = createDb(path.join(tempDir(), "p.db"));
+    writeSettings(db, { ...defaultSettings, provenance: { memoryJudge: entry() } });
+    expect(readSettings(db).provenance).toEqual({});
+    const stored = getSettingsData(db) as Record<string, unknown>;
+    saveSettingsData(db, {
+      ...stored,
+      judging: { ...defaultSettings.judging, samples: 5 },
+      provenance: { memoryJudge: { ...entry(), at: "yesterday" }, nowhere: entry() },
+    });
+    const r = readStoredSettings(db);
+    expect(r.settings.judging.samples).toBe(5);
+    expect(r.settings.provenance).toEqual({});
+    expect(Object.keys(r.problems).sort()).toEqual(["provenance.memoryJudge", "provenance.nowhere"]);
+    expect(r.problems["provenance.memoryJudge"]).toMatch(/^at: /);
+  });
+});
+
+describe("a run's panel or judge promoted from the agreement view", () => {
+  it("becomes a criterion's default panel or the review judges, with its agreement figures; needs labels first", () => {
+    const db = createDb(path.join(tempDir(), "a.db"));
+    const runId = seedRun(db);
+    expect(() =>
+      promotePanel(db, { runId, criterionId: "helpful", judge: "panel", target: "criterion" }),
+    ).toThrow(/No verdict of run_20260101_0000abcd on helpful is labelled by a person/);
+    CASES.forEach((caseId, i) =>
+      setVerdictLabel(db, { runId, caseId, criterionId: "helpful" }, { passed: i % 2 === 0, score: null }),
+    );
+    const r = promotePanel(db, {
+      runId,
+      criterionId: "helpful",
+      judge: "panel",
+      target: "criterion",
+      now: new Date("2026-11-23T12:00:00Z"),
+    });
+    expect(r.judges).toEqual(["local:a", "local:b"]);
+    const s = readSettings(db);
+    expect(s.criteriaPanels).toEqual({ helpful: ["local:a", "local:b"] });
+    const panel = showRunAgreement(db, runId)!.criteria[0].judges.find((j) => j.judge === "panel")!;
+    expect(s.provenance["criteriaPanels.helpful"]).toMatchObject({
+      source: "run",
+      id: runId,
+      at: "2026-11-23T12:00:00.000Z",
+      figures: {
+        accuracy: {
+          value: panel.passFail.accuracy.value,
+          low: panel.passFail.accuracy.low,
+          high: panel.passFail.accuracy.high,
+          n: 8,
+        },
+        "Cohen's κ": { n: 8 },
+        "Krippendorff's α": { n: 8 },
+      },
+    });
+    promotePanel(db, { runId, criterionId: "helpful", judge: "local:b", target: "review" });
+    expect(readSettings(db).reviewJudges).toEqual(["local:b"]);
+    expect(readSettings(db).provenance.reviewJudges.label).toBe("local:b against people's labels on helpful");
+    expect(() =>
+      promotePanel(db, { runId, criterionId: "helpful", judge: "local:zz", target: "review" }),
+    ).toThrow(/local:zz did not judge helpful/);
+  });
+});
+
+describe("default judges", () => {
+  const s = {
+    ...defaultSettings,
+    providers: { ...defaultSettings.providers, local: { enabled: true, models: ["a", "b"] } },
+  };
+  it("jury eval: a criterion's promoted panel, the others the enabled judges; none promoted: one panel", () => {
+    expect(defaultEvalJudges(s, ["x", "y"])).toEqual({
+      judges: ["local:a", "local:b"],
+      promoted: [],
+      unjudged: [],
+    });
+    expect(defaultEvalJudges({ ...s, criteriaPanels: { x: ["openai:m"] } }, ["x", "y"])).toEqual({
+      judges: ["openai:m", "local:a", "local:b"],
+      criterionJudges: { x: ["openai:m"], y: ["local:a", "local:b"] },
+      promoted: ["x"],
+      unjudged: [],
+    });
+    expect(
+      defaultEvalJudges({ ...defaultSettings, criteriaPanels: { x: ["local:a"] } }, ["x", "y"]).unjudged,
+    ).toEqual(["y"]);
+  });
+  it("the run form preselects the promoted judges it offers, else every enabled one", () => {
+    expect(defaultFormJudges({ ...s, criteriaPanels: { x: ["local:b", "openai:m"] } })).toEqual(["local:b"]);
+    expect(defaultFormJudges({ ...s, criteriaPanels: { x: ["openai:m"] } })).toEqual(["local:a", "local:b"]);
+  });
+});
+
+describe("the CLI reads the promoted judges", () => {
+  let server: ScriptedServer;
+  beforeAll(async () => {
+    server = await startScriptedServer(() => ({ json: { score: 8, reasoning: "fine" } }));
+  });
+  afterAll(() => server.close());
+
+  it("jury eval without --judges judges a criterion with its promoted panel only, and its verdict counts that panel", async () => {
+    const file = enableProviders(path.join(tempDir(), "e.db"), ["local"], (x) => ({
+      ...x,
+      providers: { ...x.providers, local: { enabled: true, models: ["a", "b"] } },
+      criteriaPanels: { correctness: ["local:b"] },
+    }));
+    const suite = path.join(tempDir(), "suite");
+    fs.mkdirSync(path.join(suite, "cases"), { recursive: true });
+    fs.writeFileSync(
+      path.join(suite, "suite.json"),
+      JSON.stringify({ name: "two", criteria: [{ id: "correctness" }, { id: "conciseness" }] }),
+    );
+    fs.writeFileSync(
+      path.join(suite, "cases", "one.json"),
+      JSON.stringify({ id: "one", name: "one", input: { prompt: "2+2?", reference: "4" }, output: "4" }),
+    );
+    const r = await runJury(["eval", suite, "--n", "1", "--json"], {
+      env: { JURY_DB: file, JURY_LOCAL_BASE_URL: server.baseURL },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("correctness: judged by its default panel from Settings (local:b)");
+    const d = new Database(file, { readonly: true });
+    const tasks = d.prepare("select criterion_id as c, judge from tasks order by c, judge").all();
+    d.close();
+    expect(tasks).toEqual([
+      { c: "conciseness", judge: "local:a" },
+      { c: "conciseness", judge: "local:b" },
+      { c: "correctness", judge: "local:b" },
+    ]);
+    const out = JSON.parse(r.stdout);
+    const verdict = (id: string) =>
+      out.cases[0].criteria.find((c: { criterion_id: string }) => c.criterion_id === id);
+    expect(verdict("correctness").coverage).toMatchObject({ judges_asked: 1, judges_answered: 1 });
+    expect(verdict("conciseness").coverage).toMatchObject({ judges_asked: 2, judges_answered: 2 });
+  });
+
+  it("jury review without --judges or JUDGE_MODEL asks the promoted review judges, and a refusal says where they came from", async () => {
+    const file = enableProviders(path.join(tempDir(), "r.db"), ["local"], (x) => ({
+      ...x,
+      reviewJudges: ["openai:gpt-5-mini"],
+    }));
+    const diff = path.join(tempDir(), "c.diff");
+    fs.writeFileSync(diff, "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n");
+    const r = await runJury(
+      ["review", "--diff", diff, "--criteria", "Change a to b.", "--passed", "1", "--failed", "0"],
+      {
+        env: { JURY_DB: file, JUDGE_ENABLED: "true", JUDGE_MODEL: "", OPENAI_API_KEY: "" },
+      },
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("the review judges promoted in Settings (reviewJudges)");
+    expect(r.stderr).toContain("openai:gpt-5-mini");
+  });
+});
