@@ -145,9 +145,8 @@ describe("a run's panel or judge promoted from the agreement view", () => {
     expect(() =>
       promotePanel(db, { runId, criterionId: "helpful", judge: "panel", target: "criterion" }),
     ).toThrow(/No verdict of run_20260101_0000abcd on helpful is labelled by a person/);
-    CASES.forEach((caseId, i) =>
-      setVerdictLabel(db, { runId, caseId, criterionId: "helpful" }, { passed: i % 2 === 0, score: null }),
-    );
+    for (const [i, caseId] of CASES.entries())
+      setVerdictLabel(db, { runId, caseId, criterionId: "helpful" }, { passed: i % 2 === 0, score: null });
     const r = promotePanel(db, {
       runId,
       criterionId: "helpful",
