@@ -101,13 +101,13 @@ test("start a review from the dashboard: a refused form keeps its values, the re
     .getByTestId("review-diff")
     .fill("--- a/s.ts\n+++ b/s.ts\n@@ -0,0 +1 @@\n+export const slugify = (s: string) => s.toLowerCase();\n");
   await form.getByLabel("Tests passed (optional)").fill("4");
-  await form.getByLabel("Tests failed (optional)").fill("0");
+  await form.getByLabel("Tests failed (optional)").fill("none");
   // one judge: the scripted local one
   for (const box of await form.locator('input[name="judges"]').all()) await box.uncheck();
   await form.locator('input[name="judges"][value="local:llama3.1:8b"]').check();
-  await form.getByLabel("N samples per judge").fill("11");
+  await form.getByLabel("N samples per judge").fill("2");
   await page.getByTestId("start-review").click();
-  await expect(form.getByTestId("error-n")).toHaveText("N must be at most 10");
+  await expect(form.getByTestId("error-failed")).toHaveText('Failed must be a whole number ≥ 0, got "none"');
   // refused: every field still holds what was typed
   await expect(form.getByTestId("review-criteria")).toHaveValue(
     "slugify lower-cases and joins words with dashes",
@@ -116,7 +116,9 @@ test("start a review from the dashboard: a refused form keeps its values, the re
   await expect(form.getByLabel("Title (optional)")).toHaveValue("dashboard review");
   await expect(form.locator('input[name="judges"][value="local:llama3.1:8b"]')).toBeChecked();
 
-  await form.getByLabel("N samples per judge").fill("2");
+  await expect(form.getByLabel("N samples per judge")).toHaveValue("2");
+  await expect(form.getByLabel("Tests failed (optional)")).toHaveValue("none");
+  await form.getByLabel("Tests failed (optional)").fill("0");
   await page.getByTestId("start-review").click();
   const started = page.getByTestId("started-review");
   await expect(started.getByTestId("review-job-status")).toHaveText("done", { timeout: 20_000 });

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { connection } from "next/server";
 import { type ReviewJobItem, ReviewWorkbench } from "@/components/reviews/review-workbench";
 import { Card, EmptyState, PageTitle } from "@/components/ui/card";
+import { ScrollTable } from "@/components/ui/scroll-table";
 import { TableHead } from "@/components/ui/table-head";
 import { getDb } from "@/db/client";
 import { listReviews, listUnstoredReviewJobs } from "@/db/queries/reviews";
@@ -71,90 +72,96 @@ export default async function ReviewsPage() {
         </EmptyState>
       ) : (
         <Card title={`${reviews.length} review${reviews.length === 1 ? "" : "s"}`}>
-          <table className="w-full text-left text-sm tabular-nums" data-testid="reviews-table">
-            <TableHead
-              columns={[
-                "Review",
-                "Verdict",
-                {
-                  label: "Judge",
-                  title: "what the judge did; without it the verdict is the tests' (mechanical)",
-                },
-                "Score",
-                ...DIMENSIONS,
-                "Cost",
-                "When",
-              ]}
-            />
-            <tbody>
-              {reviews.map((r) => {
-                const dims = (r.record.judgment as { dimensions?: Record<string, number> } | null)
-                  ?.dimensions;
-                return (
-                  <tr key={r.id} className="border-t border-zinc-100">
-                    <td>
-                      <Link
-                        href={`/reviews/${r.id}`}
-                        className="text-indigo-700 underline"
-                        data-testid="review-link"
-                      >
-                        {r.title}
-                      </Link>
-                    </td>
-                    <td>
-                      <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${verdictCls[r.verdict]}`}>
-                        {r.verdict}
-                      </span>{" "}
-                      <span className="text-xs text-zinc-500">({r.verdictSource})</span>
-                    </td>
-                    <td className="text-xs" data-testid="review-judge-status">
-                      {r.record.judge?.status ?? (r.verdictSource === "tests" ? "—" : "answered")}
-                    </td>
-                    <td>{f(r.score)}</td>
-                    {DIMENSIONS.map((d) => (
-                      <td key={d}>{f(dims?.[d])}</td>
-                    ))}
-                    <td>
-                      {r.record.costUsd === null
-                        ? "unpriced"
-                        : r.record.costUsd === undefined
-                          ? "—"
-                          : `$${r.record.costUsd.toFixed(4)}`}
-                    </td>
-                    <td className="text-xs text-zinc-500">{when(r.createdAt)}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <ScrollTable label="Reviews">
+            <table className="w-full text-left text-sm tabular-nums" data-testid="reviews-table">
+              <TableHead
+                columns={[
+                  "Review",
+                  "Verdict",
+                  {
+                    label: "Judge",
+                    title: "what the judge did; without it the verdict is the tests' (mechanical)",
+                  },
+                  "Score",
+                  ...DIMENSIONS,
+                  "Cost",
+                  "When",
+                ]}
+              />
+              <tbody>
+                {reviews.map((r) => {
+                  const dims = (r.record.judgment as { dimensions?: Record<string, number> } | null)
+                    ?.dimensions;
+                  return (
+                    <tr key={r.id} className="border-t border-zinc-100">
+                      <td>
+                        <Link
+                          href={`/reviews/${r.id}`}
+                          className="text-indigo-700 underline"
+                          data-testid="review-link"
+                        >
+                          {r.title}
+                        </Link>
+                      </td>
+                      <td>
+                        <span
+                          className={`rounded px-1.5 py-0.5 text-xs font-medium ${verdictCls[r.verdict]}`}
+                        >
+                          {r.verdict}
+                        </span>{" "}
+                        <span className="text-xs text-zinc-500">({r.verdictSource})</span>
+                      </td>
+                      <td className="text-xs" data-testid="review-judge-status">
+                        {r.record.judge?.status ?? (r.verdictSource === "tests" ? "—" : "answered")}
+                      </td>
+                      <td>{f(r.score)}</td>
+                      {DIMENSIONS.map((d) => (
+                        <td key={d}>{f(dims?.[d])}</td>
+                      ))}
+                      <td>
+                        {r.record.costUsd === null
+                          ? "unpriced"
+                          : r.record.costUsd === undefined
+                            ? "—"
+                            : `$${r.record.costUsd.toFixed(4)}`}
+                      </td>
+                      <td className="text-xs text-zinc-500">{when(r.createdAt)}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </ScrollTable>
         </Card>
       )}
       {ranked.length > 0 && (
         <Card
           title={`Ranking: mechanical only against blended (0.6 × mechanical + 0.4 × judge), ${ranked.length} reviews with both`}
         >
-          <table className="w-full text-left text-sm tabular-nums" data-testid="ranking-table">
-            <thead className="text-xs text-zinc-500">
-              <tr>
-                <th className="font-medium">#</th>
-                <th className="font-medium">Mechanical only</th>
-                <th className="font-medium">Blended</th>
-              </tr>
-            </thead>
-            <tbody>
-              {byMech.map((r, i) => (
-                <tr key={r.id}>
-                  <td>{i + 1}</td>
-                  <td>
-                    {r.title} ({f(r.mechanicalScore)})
-                  </td>
-                  <td className={byBlend[i].id !== r.id ? "bg-amber-50" : ""}>
-                    {byBlend[i].title} ({f(byBlend[i].blendedScore)})
-                  </td>
+          <ScrollTable label="Ranking">
+            <table className="w-full text-left text-sm tabular-nums" data-testid="ranking-table">
+              <thead className="text-xs text-zinc-500">
+                <tr>
+                  <th className="font-medium">#</th>
+                  <th className="font-medium">Mechanical only</th>
+                  <th className="font-medium">Blended</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {byMech.map((r, i) => (
+                  <tr key={r.id}>
+                    <td>{i + 1}</td>
+                    <td>
+                      {r.title} ({f(r.mechanicalScore)})
+                    </td>
+                    <td className={byBlend[i].id !== r.id ? "bg-amber-50" : ""}>
+                      {byBlend[i].title} ({f(byBlend[i].blendedScore)})
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollTable>
         </Card>
       )}
     </div>
