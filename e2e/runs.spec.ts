@@ -1,10 +1,12 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { startScriptedServer } from "../lib/testing/scripted-server";
-import { SCRATCH_DIR } from "./constants";
-import { RunsPage } from "./pages/runs-page";
+import { SCRATCH_DIR, SCRIPTED_PORT } from "./constants";
+import { overflowingElements } from "./page-list";
+import { RunPage, RunsPage } from "./pages/runs-page";
 import { SettingsPage } from "./pages/settings-page";
 
 test("change N in the settings modal, start a run, watch it progress, open its spread chart and a sample's reasoning", async ({
@@ -202,4 +204,226 @@ test("a panel of two judges where one always answers 500: the run is 'done with 
   } finally {
     await judge.close();
   }
+});
+
+/** A scratch suite of `cases` cases judged on correctness; `tag` makes its prompts new to the scripted server. */
+function writeSuite(name: string, cases: number, tag: string): string {
+  const suite = path.resolve(SCRATCH_DIR, name);
+  fs.rmSync(suite, { recursive: true, force: true });
+  fs.mkdirSync(path.join(suite, "cases"), { recursive: true });
+  fs.writeFileSync(
+    path.join(suite, "suite.json"),
+    JSON.stringify({ name: `Triage ${tag}`, criteria: [{ id: "correctness", threshold: 5 }] }),
+  );
+  for (let i = 1; i <= cases; i++)
+    fs.writeFileSync(
+      path.join(suite, "cases", `c${i}.json`),
+      JSON.stringify({
+        id: `c${i}`,
+        name: `Case ${i}`,
+        input: { prompt: `${tag}: what is ${i} + ${i}?`, reference: `${2 * i}` },
+        output: `It is ${2 * i}, "surely", as anyone can see.`,
+      }),
+    );
+  return suite;
+}
+
+/** `jury eval` into the e2e server's database, against its scripted judge server. */
+function juryEval(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["bin/jury.cjs", "eval", ...args], {
+      env: {
+        ...process.env,
+        JURY_DB: `${SCRATCH_DIR}/main/jury.db`,
+        JURY_LOCAL_BASE_URL: `http://127.0.0.1:${SCRIPTED_PORT}/v1`,
+      },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+test("triage: filter a run with transient failures to its failed cells by keyboard, retry them, see the cells update; the call inspector shows what the judge server received", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  await setProviders(page, { local: true });
+  // a "flaky…" model fails its first call of each prompt (an answer that is not JSON), then answers
+  const tag = `triage-${Date.now()}`;
+  const suite = writeSuite("triage-suite", 3, tag);
+  const cli = await juryEval([suite, "--judges", "local:judge-ok,local:flaky-judge", "--n", "2", "--json"]);
+  expect([0, 1], cli.stderr).toContain(cli.code);
+  const out = JSON.parse(cli.stdout);
+  expect(out.status).toBe("done_with_failures");
+  const runId: string = out.run_id;
+
+  const run = new RunPage(page);
+  await run.goto(runId);
+  await expect(run.runStatus()).toHaveText("done with failures");
+  // the error summary: by judge and kind, the first message, a link to the cells
+  const group = page.getByTestId("failure-group");
+  await expect(group).toHaveCount(1);
+  await expect(group).toContainText("local:flaky-judge");
+  await expect(group).toContainText("invalid answer");
+  await expect(group.getByRole("cell").nth(2)).toHaveText("3");
+
+  // filter to failed samples from the keyboard: the URL says so, only failed cells remain
+  await expect(run.status("failed")).toHaveText("Failed samples (3)");
+  await run.filterByKeyboard("failed");
+  await expect(page).toHaveURL(/status=failed/);
+  await expect(run.status("all")).toHaveAttribute("aria-pressed", "false");
+  for (const c of ["c1", "c2", "c3"])
+    await expect(run.cell(c, "correctness").getByTestId("cell-coverage")).toHaveText(
+      "2 of 2 judges · 3 of 4 samples (1 failed)",
+    );
+  // the judge filter, linked: the flaky judge's own failures
+  await page.getByTestId("triage-judge").selectOption("local:flaky-judge");
+  await expect(page).toHaveURL(/judge=local%3Aflaky-judge/);
+  await expect(run.cell("c1", "correctness").getByTestId("cell-judge")).toContainText("1 failed");
+  await page.getByTestId("triage-judge").selectOption("local:judge-ok");
+  await expect(page.getByTestId("triage-empty")).toHaveText("No cell matches this filter.");
+  await page.getByTestId("triage-judge").selectOption("");
+  await expect(page).toHaveURL(/status=failed/);
+
+  // retry: the run goes back through the job runner, the cells update when it is done
+  await expect(page.getByTestId("retry-failed")).toHaveText("Retry 3 failed samples");
+  await page.getByTestId("retry-failed").click();
+  await expect(run.runStatus()).toHaveText("done", { timeout: 30_000 });
+  await expect(page.getByTestId("triage-empty")).toBeVisible(); // no failed cell left
+  await expect(run.status("failed")).toHaveText("Failed samples (0)");
+  await run.filterByKeyboard("all");
+  for (const c of ["c1", "c2", "c3"])
+    await expect(run.cell(c, "correctness").getByTestId("cell-coverage")).toHaveText(
+      "2 of 2 judges · 4 of 4 samples",
+    );
+  await expect(page.getByTestId("run-failures")).toHaveCount(0);
+  // the failed sample is kept, marked retried
+  await run.cell("c1", "correctness").click();
+  await expect(page).toHaveURL(/case=c1&criterion=correctness/);
+  await expect(page.getByTestId("sample")).toHaveCount(4);
+  const old = page.getByTestId("superseded-samples");
+  await old.locator("summary").click();
+  await expect(old.getByTestId("superseded-reason")).toContainText("retried");
+  await expect(old.getByTestId("superseded-sample")).toContainText("Failed (not scored)");
+
+  // the call inspector: the exact messages, checked against what the scripted server received
+  const ok = page.getByTestId("sample").filter({ hasText: "local:judge-ok" }).first();
+  await ok.getByTestId("inspect-call").click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}/samples/\\d+$`));
+  await expect(page.getByTestId("request-check")).toHaveAttribute("data-check", "verified");
+  await expect(page.getByTestId("request-model")).toHaveText("judge-ok");
+  const system = await page.getByTestId("message-system").textContent();
+  const user = await page.getByTestId("message-user").textContent();
+  expect(user).toContain(`${tag}: what is 1 + 1?`);
+  const log = (await (await request.get(`http://127.0.0.1:${SCRIPTED_PORT}/__requests?full=1`)).json()) as {
+    requests: {
+      model: string;
+      messages: { role: string; content: string }[];
+      body: { temperature: number };
+    }[];
+  };
+  const received = log.requests.filter(
+    (r) => r.model === "judge-ok" && r.messages.some((m) => m.role === "user" && m.content === user),
+  );
+  expect(received.length).toBeGreaterThan(0);
+  expect(received[0].messages).toEqual([
+    { role: "system", content: system },
+    { role: "user", content: user },
+  ]);
+  await expect(page.getByTestId("request-temperature")).toHaveText(String(received[0].body.temperature));
+  await expect(page.getByTestId("raw-response")).toContainText('"score"');
+  await expect(page.getByTestId("response-cached")).toBeVisible();
+  await expect(page.getByTestId("response-attempts")).toContainText(/\d+ \(\d+ retr(y|ies)\)/);
+
+  // the inspector is readable by everyone and fits a phone
+  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa"]).analyze();
+  expect(
+    violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
+  ).toEqual([]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await overflowingElements(page)).toEqual([]);
+});
+
+test("re-sample one item: new samples from the judges, the old ones kept and marked", async ({ page }) => {
+  test.setTimeout(90_000);
+  await setProviders(page, { local: true });
+  const tag = `resample-${Date.now()}`;
+  const cli = await juryEval([
+    writeSuite("resample-suite", 1, tag),
+    "--judges",
+    "local:judge-ok",
+    "--n",
+    "2",
+    "--json",
+  ]);
+  expect(cli.code, cli.stderr).toBe(0);
+  const runId: string = JSON.parse(cli.stdout).run_id;
+  const run = new RunPage(page);
+  await run.goto(runId, "?case=c1&criterion=correctness");
+  await expect(page.getByTestId("sample")).toHaveCount(2);
+  const before = await page
+    .getByTestId("sample")
+    .evaluateAll((els) => els.map((e) => e.getAttribute("data-sample-id")));
+  await page.getByTestId("resample-item").click();
+  await expect(page.getByRole("status").filter({ hasText: "2 new samples asked for." })).toBeVisible();
+  await expect(run.runStatus()).toHaveText("done", { timeout: 30_000 });
+  await expect(page.getByTestId("sample")).toHaveCount(2);
+  const after = await page
+    .getByTestId("sample")
+    .evaluateAll((els) => els.map((e) => e.getAttribute("data-sample-id")));
+  expect(after.some((id) => before.includes(id))).toBe(false);
+  // asked anew, not taken from the cache
+  await expect(page.getByTestId("sample").filter({ hasText: "cached" })).toHaveCount(0);
+  const old = page.getByTestId("superseded-samples");
+  await old.locator("summary").click();
+  await expect(old.getByTestId("superseded-sample")).toHaveCount(2);
+  await expect(old.getByTestId("superseded-reason").first()).toContainText("re-sampled");
+});
+
+test("the runs list patches a running run's row in place (no reload) and aligns status, answered, coverage, failures and cost", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await setProviders(page, { local: true });
+  const tag = `list-${Date.now()}`;
+  // enough calls at the scripted server's 150 ms to stay running for a few seconds
+  const running = juryEval([
+    writeSuite("list-suite", 8, tag),
+    "--judges",
+    "local:judge-a,local:judge-b",
+    "--n",
+    "5",
+    "--concurrency",
+    "2",
+    "--json",
+  ]);
+  const row = page.locator('[data-testid^="run-row-"]', { hasText: `Triage ${tag}` });
+  // the CLI stores the run within a second or two: load the list once it is there
+  await expect(async () => {
+    await page.goto("/runs");
+    await expect(row).toBeVisible({ timeout: 500 });
+  }).toPass({ timeout: 20_000 });
+  await expect(row.getByTestId("run-status")).toHaveText(/queued|running/);
+  await page.evaluate(() => {
+    (window as unknown as { __notReloaded: boolean }).__notReloaded = true;
+  });
+  const first = await row.getByTestId("run-answered").textContent();
+  await expect(row.getByTestId("run-answered")).not.toHaveText(first ?? "", { timeout: 20_000 });
+  await expect(row.getByTestId("run-status")).toHaveText("done", { timeout: 45_000 });
+  expect(await page.evaluate(() => (window as unknown as { __notReloaded?: boolean }).__notReloaded)).toBe(
+    true,
+  );
+  await expect(row.getByTestId("run-answered")).toHaveText("80 / 80");
+  await expect(row.getByTestId("run-coverage-pct")).toHaveText("100%");
+  await expect(row.getByTestId("run-failed")).toHaveText("0");
+  await expect(row.getByTestId("run-cost")).toHaveText(/^(\$\d+\.\d{4}|unpriced|\$\d+\.\d{4} \+ unpriced)$/);
+  const out = await running;
+  expect(out.code, out.stderr).toBe(0);
+  // status, answered and cost are separate, right-aligned cells
+  for (const id of ["run-answered", "run-coverage-pct", "run-failed", "run-cost"])
+    expect(await row.getByTestId(id).evaluate((el) => getComputedStyle(el).textAlign)).toBe("right");
 });

@@ -21,6 +21,23 @@ test("no page's HTML, RSC payload or JS chunk contains the API key", async ({ pa
       if (href && !visit.includes(href)) visit.push(href);
     }
   }
+  // each run page's call inspectors (a few per run: a model call and a deterministic check) and its exports
+  for (const p of visit.filter((v) => v.startsWith("/runs/run_"))) {
+    await page.goto(p);
+    const inspectors = await page
+      .locator('a[href*="/samples/"]')
+      .evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));
+    for (const href of inspectors.slice(0, 3)) if (href && !visit.includes(href)) visit.push(href);
+    for (const format of ["csv", "json"]) {
+      const url = `${p.split("?")[0]}/export?format=${format}`;
+      const res = await request.get(url);
+      expect(res.status(), url).toBe(200);
+      bodies.push({ url, body: await res.text() });
+    }
+  }
+  // with runs stored (the whole suite runs: runs.spec comes first), their call inspectors are visited
+  if (visit.some((v) => v.startsWith("/runs/run_")))
+    expect(visit.some((v) => /\/runs\/run_[^/]+\/samples\/\d+$/.test(v))).toBe(true);
   for (const p of visit) {
     await page.goto(p);
     await page.waitForLoadState("networkidle");

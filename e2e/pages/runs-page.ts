@@ -39,3 +39,32 @@ export class RunsPage {
     await expect(this.page).toHaveURL(/\/runs\/run_/);
   }
 }
+
+/** Page object for one run's page: its triage controls, verdict cells, failures and samples. */
+export class RunPage {
+  constructor(readonly page: Page) {}
+
+  async goto(runId: string, search = "") {
+    await this.page.goto(`/runs/${runId}${search}`);
+    await expect(this.page.getByTestId("run-progress")).toBeVisible();
+  }
+
+  status(s: string) {
+    return this.page.getByTestId(`triage-status-${s}`);
+  }
+
+  /** Presses a status toggle from the keyboard (focus, then Enter), as a keyboard user would. */
+  async filterByKeyboard(s: string) {
+    await this.status(s).focus();
+    await this.page.keyboard.press("Enter");
+    await expect(this.status(s)).toHaveAttribute("aria-pressed", "true");
+  }
+
+  cell(caseId: string, criterionId: string) {
+    return this.page.getByTestId(`cell-${caseId}-${criterionId}`);
+  }
+
+  runStatus() {
+    return this.page.getByTestId("run-status").first();
+  }
+}
