@@ -198,13 +198,13 @@ export function applySetting(
   dotted: string,
   raw: string,
 ): { next: Settings; before: unknown; after: unknown } {
-  const keys = resolvePath(current, dotted);
-  const path = keys.join(".");
-  if (keys[0] === "provenance")
+  if (dotted.split(".")[0] === "provenance")
     throw new JuryError(
       "usage",
-      `${path}: provenance is written only by promotion (the memory study's "Use for the hook", the agreement view's buttons); change the promoted value itself and its provenance says "changed by hand"`,
+      `${dotted}: provenance is written only by promotion (the memory study's "Use for the hook", the agreement view's buttons); change the promoted value itself and its provenance says "changed by hand"`,
     );
+  const keys = resolvePath(current, dotted);
+  const path = keys.join(".");
   const before = getAt(current, keys);
   const value = coerceValue(path, raw, before);
   const parsed = settingsSchema.safeParse(setAt(current, keys, value));

@@ -209,6 +209,38 @@ describe("default judges", () => {
   });
 });
 
+describe("jury settings and the promoted parts", () => {
+  it("sets a new criterion's panel by hand, lists provenance as a line, and refuses to write provenance", async () => {
+    const file = path.join(tempDir(), "c.db");
+    const env = { JURY_DB: file };
+    const set = await runJury(["settings", "set", "criteriaPanels.correctness", '["local:a","local:b"]'], {
+      env,
+    });
+    expect([set.code, set.stdout]).toEqual([
+      0,
+      'criteriaPanels.correctness = ["local:a","local:b"] (was unset)\n',
+    ]);
+    const bad = await runJury(["settings", "set", "criteriaPanels.correctness", '["nocolon"]'], { env });
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining("provider:model")]);
+    const prov = await runJury(["settings", "set", "provenance.memoryJudge.id", "exp_x"], { env });
+    expect([prov.code, prov.stderr]).toEqual([
+      2,
+      expect.stringContaining("provenance is written only by promotion"),
+    ]);
+    const db = createDb(file);
+    const runId = seedRun(db);
+    setVerdictLabel(db, { runId, caseId: CASES[0], criterionId: "helpful" }, { passed: true, score: null });
+    promotePanel(db, { runId, criterionId: "helpful", judge: "local:a", target: "review" });
+    db.$client.close();
+    const list = await runJury(["settings", "list"], { env });
+    expect(list.stdout).toContain('reviewJudges = ["local:a"]\n');
+    expect(list.stdout).toMatch(
+      /\nprovenance\.reviewJudges = from run run_20260101_0000abcd \(local:a against people's labels on helpful\) on \d{4}-\d\d-\d\d: accuracy 1\.00 \[0\.21, 1\.00\] n=1, /,
+    );
+    expect(list.stdout).not.toContain("provenance.reviewJudges.figures");
+  });
+});
+
 describe("the CLI reads the promoted judges", () => {
   let server: ScriptedServer;
   beforeAll(async () => {
