@@ -25,12 +25,17 @@ function studyDb(name: string, tokenizer?: string): Db {
   const db = createDb(path.join(dir, `${name}.db`));
   importStudyFolder(db, STUDY, COLLECTION);
   if (tokenizer) {
-    // the shipped index, rebuilt with another tokenizer (the sync triggers refer to it by name)
+    // the shipped indexes (full for search mode, head for auto mode), rebuilt with another
+    // tokenizer (the sync triggers refer to them by name)
     db.$client.exec(`
       DROP TABLE memories_fts;
       CREATE VIRTUAL TABLE memories_fts USING fts5(title, tags, body, content='memories',
         content_rowid='rowid', tokenize='${tokenizer}');
-      INSERT INTO memories_fts(memories_fts) VALUES ('rebuild');`);
+      INSERT INTO memories_fts(memories_fts) VALUES ('rebuild');
+      DROP TABLE memories_head;
+      CREATE VIRTUAL TABLE memories_head USING fts5(title, tags, content='memories',
+        content_rowid='rowid', tokenize='${tokenizer}');
+      INSERT INTO memories_head(memories_head) VALUES ('rebuild');`);
   }
   return db;
 }

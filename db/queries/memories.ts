@@ -69,7 +69,9 @@ export function upsertMemories(db: Db, collection: string, items: MemoryInput[])
   const now = Date.now();
   db.$client
     .transaction(() => {
-      stmt(db, "insert into memory_collections (name) values (?) on conflict(name) do nothing").run(collection);
+      stmt(db, "insert into memory_collections (name) values (?) on conflict(name) do nothing").run(
+        collection,
+      );
       const range = collectionRange(db, collection);
       if (!range) throw new Error(`memory_collections has no row for "${collection}"`);
       // the next free sequence number (an update leaves its number unused: the range holds 2^32)
@@ -133,19 +135,57 @@ export function getMemories(db: Db, collection: string, ids: string[]): MemoryRo
   return ids.flatMap((id) => by.get(id) ?? []);
 }
 
-/** BM25 over the FTS5 index; a higher score is better (FTS5's bm25() is negated). */
-export function searchMemoriesFts(
+/**
+ * The two FTS5 indexes over memories (external content, kept in sync by triggers): `full` over title,
+ * tags and body (search mode), `head` over title and tags (auto mode, the hook).
+ */
+export type FtsIndex = "full" | "head";
+const FTS_TABLE: Record<FtsIndex, string> = { full: "memories_fts", head: "memories_head" };
+
+/**
+ * How many memories of the whole index (every collection) match, counted no further than `cap`: a
+ * term's document frequency, which is what FTS5's bm25() walks to compute its IDF.
+ */
+export function ftsMatchCount(db: Db, index: FtsIndex, match: string, cap: number): number {
+  const t = FTS_TABLE[index];
+  return stmt(db, `select count(*) from (select 1 from ${t} where ${t} match ? limit ?)`)
+    .pluck()
+    .get(match, cap) as number;
+}
+
+export type RankedRowid = { rowid: number; score: number };
+
+/**
+ * BM25 over one collection's rowid range, best first (a higher score is better: FTS5's bm25() is
+ * negated), equal scores newest first (the higher rowid: the memory stored later). Only rowids and
+ * scores: the rows are read after, for the few kept (`memoriesByRowid`).
+ */
+export function ftsTopInRange(
   db: Db,
-  q: { collection: string; match: string; weights: [number, number, number]; limit: number },
-): ScoredMemory[] {
+  q: { index: FtsIndex; match: string; range: { lo: number; hi: number }; weights: number[]; limit: number },
+): RankedRowid[] {
+  const t = FTS_TABLE[q.index];
+  return stmt(
+    db,
+    `select rowid, -bm25(${t}, ${q.weights.map(() => "?").join(", ")}) as score from ${t}
+     where ${t} match ? and rowid >= ? and rowid < ? order by score desc, rowid desc limit ?`,
+  ).all(...q.weights, q.match, q.range.lo, q.range.hi, Math.max(1, q.limit)) as RankedRowid[];
+}
+
+/** The memories with these rowids that belong to the collection (any order). */
+export function memoriesByRowid(
+  db: Db,
+  collection: string,
+  rowids: number[],
+): (MemoryRow & { rowid: number })[] {
+  if (rowids.length === 0) return [];
+  // CROSS JOIN: look each rowid up, never scan the collection's index
   const rows = stmt(
     db,
-    `select m.memory_id as memoryId, m.category, m.title, m.tags, m.body, -bm25(memories_fts, ?, ?, ?) as score
-     from memories_fts join memories m on m.rowid = memories_fts.rowid
-     where memories_fts match ? and m.collection = ?
-     order by score desc, m.memory_id limit ?`,
-  ).all(...q.weights, q.match, q.collection, q.limit) as Raw[];
-  return rows.map(toRow);
+    `select m.rowid, m.memory_id as memoryId, m.category, m.title, m.tags, m.body
+     from json_each(?) j cross join memories m on m.rowid = j.value where m.collection = ?`,
+  ).all(JSON.stringify(rowids), collection) as (Omit<Raw, "score"> & { rowid: number })[];
+  return rows.map((r) => ({ ...r, tags: safeTags(r.tags) }));
 }
 
 /** Every memory of a collection, for the keyword-scan fallback. */

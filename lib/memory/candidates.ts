@@ -1,4 +1,14 @@
-import { allMemories, probeFts, type ScoredMemory, searchMemoriesFts } from "@/db/queries/memories";
+import {
+  allMemories,
+  collectionRange,
+  type FtsIndex,
+  ftsMatchCount,
+  ftsTopInRange,
+  memoriesByRowid,
+  probeFts,
+  type RankedRowid,
+  type ScoredMemory,
+} from "@/db/queries/memories";
 import type { SqlDb as Db } from "@/db/sqlite";
 import { readEnv } from "../env/registry";
 import { buildMatchExpression, queryTokens } from "./fts-query";
@@ -8,11 +18,34 @@ export type RetrievalMode = "auto" | "search";
 /** Column weights for bm25(title, tags, body). Auto mode searches title and tags only. */
 export const DEFAULT_WEIGHTS: [number, number, number] = [3, 2, 1];
 
+/**
+ * Prefix matching ("retr" finds "retrieval") is tried first only when the query's terms are rare in
+ * the whole store: their document frequencies (each counted no further than this) sum to at most
+ * this many postings. Past it a prefix can stand for thousands of indexed words, and FTS5 merges all
+ * their postings before it ranks anything; the exact terms go first and prefixes come in only when
+ * they find fewer memories than the pool asks for. Below it, ranking is the same as with prefixes
+ * always on (a small store, a query of rare words).
+ */
+export const PREFIX_POSTINGS_BUDGET = 2000;
+
 export type CandidateResult = { candidates: ScoredMemory[]; engine: "fts5" | "keyword" };
 
+/** What one retrieval did and where its time went (filled in when the caller passes one: the bench). */
+export type RetrievalTrace = {
+  index?: FtsIndex;
+  /** "rare": prefixes from the start; "widened": exact terms found too few; "off": exact terms only */
+  prefix?: "rare" | "widened" | "off" | "none";
+  /** the gate's postings (document frequencies summed, each capped at the budget + 1) */
+  postings?: number;
+  /** milliseconds per phase */
+  ms: Record<string, number>;
+};
+
 /**
- * BM25 candidates for a prompt: auto mode over title and tags, search mode over title, tags and
- * body. When FTS5 is unavailable (or JURY_DISABLE_FTS5 is set) a keyword scan stands in.
+ * BM25 candidates for a prompt, best first (equal scores: the memory stored later first): auto mode
+ * over title and tags (the head index), search mode over title, tags and body (the full index),
+ * within the collection's rowid range. When FTS5 is unavailable (or JURY_DISABLE_FTS5 is set) a
+ * keyword scan stands in.
  */
 export function retrieveCandidates(
   db: Db,
@@ -22,25 +55,33 @@ export function retrieveCandidates(
     mode: RetrievalMode;
     poolSize: number;
     weights?: [number, number, number];
+    /**
+     * PREFIX_POSTINGS_BUDGET unless given; a negative budget turns prefixes off altogether (no gate,
+     * no widening: the bench's "at scale" ranking, as a large store ranks a query of common terms)
+     */
+    prefixBudget?: number;
+    trace?: RetrievalTrace;
   },
 ): CandidateResult {
+  const trace = q.trace;
+  let t = trace ? performance.now() : 0;
+  const lap = (phase: string) => {
+    if (!trace) return;
+    const now = performance.now();
+    trace.ms[phase] = (trace.ms[phase] ?? 0) + now - t;
+    t = now;
+  };
   const tokens = queryTokens(q.prompt);
+  lap("tokens");
   if (tokens.length === 0) return { candidates: [], engine: ftsAvailable(db) ? "fts5" : "keyword" };
   const keyword = () => ({
     candidates: keywordScan(db, q.collection, tokens, q.mode, q.poolSize),
     engine: "keyword" as const,
   });
   if (readEnv("JURY_DISABLE_FTS5") || ftsState.get(db) === false) return keyword();
-  const match = buildMatchExpression(tokens, { columns: q.mode === "auto" ? ["title", "tags"] : undefined });
-  if (!match) return { candidates: [], engine: "fts5" };
   // No probe first (the hook pays for every statement): the search itself tells whether FTS5 is there.
   try {
-    const candidates = searchMemoriesFts(db, {
-      collection: q.collection,
-      match,
-      weights: q.weights ?? DEFAULT_WEIGHTS,
-      limit: q.poolSize,
-    });
+    const candidates = ftsCandidates(db, tokens, q, lap);
     ftsState.set(db, true);
     return { candidates, engine: "fts5" };
   } catch (err) {
@@ -50,8 +91,87 @@ export function retrieveCandidates(
   }
 }
 
+function ftsCandidates(
+  db: Db,
+  tokens: string[],
+  q: Parameters<typeof retrieveCandidates>[1],
+  lap: (phase: string) => void,
+): ScoredMemory[] {
+  const trace = q.trace;
+  const range = collectionRange(db, q.collection);
+  if (!range) {
+    // a collection that never held a memory: still tell whether FTS5 is there
+    if (!probeFts(db)) throw new Error("no such module: fts5");
+    return [];
+  }
+  const index: FtsIndex = q.mode === "auto" ? "head" : "full";
+  const w = q.weights ?? DEFAULT_WEIGHTS;
+  const weights = index === "head" ? [w[0], w[1]] : [...w];
+  const limit = Math.max(1, q.poolSize);
+  const exact = buildMatchExpression(tokens, { prefix: false }) as string;
+  const prefixed = buildMatchExpression(tokens) as string;
+  const top = (match: string) => ftsTopInRange(db, { index, match, range, weights, limit });
+  if (trace) trace.index = index;
+  lap("collection");
+
+  let rows: RankedRowid[];
+  const budget = q.prefixBudget ?? PREFIX_POSTINGS_BUDGET;
+  if (prefixed === exact || budget < 0) {
+    if (trace) trace.prefix = prefixed === exact ? "none" : "off";
+    rows = top(exact);
+    lap("bm25");
+  } else {
+    // the gate: are the query's terms rare in the whole store? (each count stops past the budget)
+    let postings = 0;
+    for (const token of tokens) {
+      if (postings > budget) break;
+      postings += ftsMatchCount(db, "full", `"${token}"`, budget + 1);
+    }
+    if (trace) trace.postings = postings;
+    lap("gate");
+    if (postings <= budget) {
+      if (trace) trace.prefix = "rare";
+      rows = top(prefixed);
+      lap("bm25");
+    } else {
+      rows = top(exact);
+      lap("bm25");
+      if (trace) trace.prefix = "off";
+      if (rows.length < limit) {
+        if (trace) trace.prefix = "widened";
+        rows = top(prefixed);
+        lap("widen");
+      }
+    }
+  }
+
+  // ids first, rows after: read only the memories kept
+  const byRowid = new Map(
+    memoriesByRowid(
+      db,
+      q.collection,
+      rows.map((r) => r.rowid),
+    ).map((m) => [m.rowid, m]),
+  );
+  const out: ScoredMemory[] = [];
+  for (const r of rows) {
+    const m = byRowid.get(r.rowid);
+    if (m)
+      out.push({
+        memoryId: m.memoryId,
+        category: m.category,
+        title: m.title,
+        tags: m.tags,
+        body: m.body,
+        score: r.score,
+      });
+  }
+  lap("fetch");
+  return out;
+}
+
 /** What SQLite says when the build lacks FTS5 or the index table is gone. */
-const FTS_MISSING = /no such (module: fts5|table: memories_fts)/i;
+const FTS_MISSING = /no such (module: fts5|table: memories_(fts|head))/i;
 
 const ftsState = new WeakMap<Db, boolean>();
 export function ftsAvailable(db: Db): boolean {

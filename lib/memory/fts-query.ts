@@ -33,12 +33,20 @@ export function queryTokens(text: string): string[] {
   return out;
 }
 
+/** Tokens of this many characters or more also match as prefixes (when prefixes are on). */
+export const WILDCARD_MIN_LENGTH = 4;
+
+/**
+ * `prefix: false` writes every token as an exact term (the stemmed word only): the expression
+ * retrieval tries first at scale, where a prefix can stand for thousands of indexed words.
+ */
 export function buildMatchExpression(
   tokens: string[],
-  opts: { columns?: string[]; wildcardMinLength?: number } = {},
+  opts: { columns?: string[]; wildcardMinLength?: number; prefix?: boolean } = {},
 ): string | null {
   if (tokens.length === 0) return null;
-  const min = opts.wildcardMinLength ?? 4;
+  const min =
+    opts.prefix === false ? Number.POSITIVE_INFINITY : (opts.wildcardMinLength ?? WILDCARD_MIN_LENGTH);
   const terms = tokens.map((t) => (t.length >= min ? `"${t}"*` : `"${t}"`)).join(" OR ");
   return opts.columns?.length ? `{${opts.columns.join(" ")}} : (${terms})` : terms;
 }

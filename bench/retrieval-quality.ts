@@ -1,0 +1,160 @@
+// Retrieval quality before and after issue 15, on the example study (54 memories, 20 hand-labelled
+// queries) and on examples/beir-synthetic (1,500 generated documents, 50 test queries), each in a
+// database of its own. Before: the old query (legacy-retrieval.ts). After: retrieveCandidates as
+// shipped, and "at scale": the same with prefixes off (prefixBudget −1), which is how it ranks a query
+// whose terms are common in a large store (there the exact terms find more memories than asked for,
+// so prefixes never come in). nDCG@10, R@100 and R@1000 come from depth-1000 runs (as the
+// README's and beir-synthetic.test.ts's figures do), P@3 from the hook's pool of 15. Means over
+// queries with 95 % bootstrap intervals; the paired difference after − before with its interval and
+// an exact sign-flip p.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createDb, type Db } from "@/db/client";
+import { getQrels, listStudyQueries } from "@/db/queries/study";
+import { type RetrievalMode, retrieveCandidates } from "@/lib/memory/candidates";
+import { importBeir, importStudyFolder } from "@/lib/memory/import";
+import { evaluateRanked, type Qrels, type Run } from "@/lib/memory/ir-metrics";
+import { bootstrapMeanCI, type MeanCI, pairedBootstrapDiffCI, signFlipPValue } from "@/lib/stats/bootstrap";
+import { legacyCandidates } from "./legacy-retrieval";
+
+export type QualityRow = {
+  collection: string;
+  mode: RetrievalMode;
+  variant: "shipped" | "at_scale";
+  metric: string;
+  n: number;
+  before: MeanCI;
+  after: MeanCI;
+  diff: { mean: number; low: number; high: number };
+  p: number;
+  /** queries whose ranked list (to the metric's depth) differs */
+  changed: number;
+};
+
+type Retriever = (
+  db: Db,
+  collection: string,
+  prompt: string,
+  mode: RetrievalMode,
+  k: number,
+) => { memoryId: string; score: number }[];
+
+const before: Retriever = (db, collection, prompt, mode, poolSize) =>
+  legacyCandidates(db, { collection, prompt, mode, poolSize });
+const after =
+  (prefixBudget?: number): Retriever =>
+  (db, collection, prompt, mode, poolSize) =>
+    retrieveCandidates(db, { collection, prompt, mode, poolSize, prefixBudget }).candidates;
+
+function runOf(db: Db, collection: string, mode: RetrievalMode, depth: number, r: Retriever): Run {
+  const run: Run = new Map();
+  for (const q of listStudyQueries(db, collection))
+    run.set(
+      q.queryId,
+      r(db, collection, q.text, mode, depth).map((c) => ({ docId: c.memoryId, score: c.score })),
+    );
+  return run;
+}
+
+const METRICS = [
+  { metric: "nDCG@10", k: 10, depth: 1000, key: "ndcg" },
+  { metric: "R@100", k: 100, depth: 1000, key: "recall" },
+  { metric: "R@1000", k: 1000, depth: 1000, key: "recall" },
+  { metric: "P@3 (pool 15)", k: 3, depth: 15, key: "precision" },
+] as const;
+
+function compare(
+  qrels: Qrels,
+  runs: Map<string, Run>,
+  a: string,
+  b: string,
+  m: (typeof METRICS)[number],
+): Omit<QualityRow, "collection" | "mode" | "variant" | "metric"> {
+  // nDCG and recall need a relevant memory; precision counts every labelled query
+  const opts = { skipQueriesWithoutRelevant: m.key !== "precision" };
+  const runA = runs.get(`${a}@${m.depth}`) as Run;
+  const runB = runs.get(`${b}@${m.depth}`) as Run;
+  const xs = evaluateRanked(qrels, runA, m.k, opts).queries;
+  const ys = evaluateRanked(qrels, runB, m.k, opts).queries;
+  const x = xs.map((q) => q[m.key]);
+  const y = ys.map((q) => q[m.key]);
+  const d = pairedBootstrapDiffCI(x, y);
+  const ids = (run: Run, q: string) =>
+    (run.get(q) ?? [])
+      .slice(0, m.k)
+      .map((r) => r.docId)
+      .join(" ");
+  return {
+    n: x.length,
+    before: bootstrapMeanCI(x),
+    after: bootstrapMeanCI(y),
+    diff: { mean: d.meanDiff, low: d.low, high: d.high },
+    p: signFlipPValue(x, y).p,
+    changed: xs.filter((q) => ids(runA, q.queryId) !== ids(runB, q.queryId)).length,
+  };
+}
+
+export function retrievalQuality(): QualityRow[] {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "jury-quality-"));
+  const rows: QualityRow[] = [];
+  const sets = [
+    {
+      collection: "study",
+      load: (db: Db) => importStudyFolder(db, path.resolve("examples/memory-study"), "study"),
+      modes: ["auto", "search"] as const,
+    },
+    {
+      collection: "beir-synthetic",
+      load: (db: Db) => importBeir(db, path.resolve("examples/beir-synthetic"), "beir-synthetic"),
+      modes: ["search"] as const,
+    },
+  ];
+  try {
+    for (const set of sets) {
+      const db = createDb(path.join(dir, `${set.collection}.db`));
+      set.load(db);
+      const qrels = getQrels(db, set.collection);
+      for (const mode of set.modes) {
+        const runs = new Map<string, Run>();
+        for (const depth of [15, 1000]) {
+          runs.set(`before@${depth}`, runOf(db, set.collection, mode, depth, before));
+          runs.set(`shipped@${depth}`, runOf(db, set.collection, mode, depth, after()));
+          runs.set(`at_scale@${depth}`, runOf(db, set.collection, mode, depth, after(-1)));
+        }
+        for (const variant of ["shipped", "at_scale"] as const)
+          for (const m of METRICS)
+            rows.push({
+              collection: set.collection,
+              mode,
+              variant,
+              metric: m.metric,
+              ...compare(qrels, runs, "before", variant, m),
+            });
+      }
+      db.$client.close();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+const f3 = (x: number) => x.toFixed(3);
+const signed = (x: number) => `${x >= 0 ? "+" : "−"}${f3(Math.abs(x))}`;
+
+export function printQuality(rows: QualityRow[]): void {
+  console.log(
+    "Retrieval quality, before (old query) → after (as shipped; and at scale: exact terms only), 95 % bootstrap intervals over queries",
+  );
+  console.log(
+    `  ${"collection".padEnd(15)}${"mode".padEnd(7)}${"ranking".padEnd(9)}${"metric".padEnd(15)}${"before".padEnd(22)}${"after".padEnd(22)}${"after − before".padEnd(26)}${"p".padEnd(7)}${"changed".padEnd(9)}n`,
+  );
+  for (const r of rows) {
+    const ci = (c: MeanCI) => `${f3(c.mean)} [${f3(c.low)}, ${f3(c.high)}]`;
+    const significantLoss = r.diff.high < 0;
+    console.log(
+      `  ${r.collection.padEnd(15)}${r.mode.padEnd(7)}${(r.variant === "shipped" ? "shipped" : "at scale").padEnd(9)}${r.metric.padEnd(15)}${ci(r.before).padEnd(22)}${ci(r.after).padEnd(22)}${`${signed(r.diff.mean)} [${signed(r.diff.low)}, ${signed(r.diff.high)}]${significantLoss ? " LOSS" : ""}`.padEnd(26)}${r.p.toFixed(3).padEnd(7)}${String(r.changed).padEnd(9)}${r.n}`,
+    );
+  }
+}
