@@ -52,7 +52,11 @@ test("change N in the settings modal, start a run, watch it progress, open its s
   await expect(cell.getByTestId("cell-coverage")).toHaveText("2 of 2 judges · 10 of 10 samples");
   await cell.click();
   await expect(page).toHaveURL(/criterion=correctness/);
-  await expect(page.getByTestId("spread-chart").locator("svg.recharts-surface")).toBeVisible();
+  const chart = page.getByTestId("spread-chart");
+  await expect(chart.locator("svg.recharts-surface[role=application]")).toBeVisible();
+  // recharts' own legend names each judge and the means
+  for (const name of ["mock:judge", "local:llama3.1:8b", "judge mean"])
+    await expect(chart.locator(".recharts-legend-wrapper")).toContainText(name);
   await expect(page.getByTestId("sample")).toHaveCount(10); // 2 judges × N = 5
   await expect(
     page.getByTestId("sample-reasoning").filter({ hasText: "Scripted judge" }).first(),
@@ -306,7 +310,7 @@ test("triage: filter a run with transient failures to its failed cells by keyboa
   await expect(page).toHaveURL(/case=c1&criterion=correctness/);
   await expect(page.getByTestId("sample")).toHaveCount(4);
   const old = page.getByTestId("superseded-samples");
-  await old.locator("summary").click();
+  await old.locator(":scope > summary").click();
   await expect(old.getByTestId("superseded-reason")).toContainText("retried");
   await expect(old.getByTestId("superseded-sample")).toContainText("Failed (not scored)");
 
@@ -360,7 +364,7 @@ test("re-sample one item: new samples from the judges, the old ones kept and mar
     "2",
     "--json",
   ]);
-  expect(cli.code, cli.stderr).toBe(0);
+  expect([0, 1], cli.stderr).toContain(cli.code); // 1: the verdict may fail; it is re-sampled either way
   const runId: string = JSON.parse(cli.stdout).run_id;
   const run = new RunPage(page);
   await run.goto(runId, "?case=c1&criterion=correctness");
@@ -370,16 +374,25 @@ test("re-sample one item: new samples from the judges, the old ones kept and mar
     .evaluateAll((els) => els.map((e) => e.getAttribute("data-sample-id")));
   await page.getByTestId("resample-item").click();
   await expect(page.getByRole("status").filter({ hasText: "2 new samples asked for." })).toBeVisible();
+  // the old samples are set apart at once; the new ones land when the run is done again
+  const old = page.getByTestId("superseded-samples");
+  await expect(old).toBeVisible({ timeout: 15_000 });
   await expect(run.runStatus()).toHaveText("done", { timeout: 30_000 });
+  await expect
+    .poll(
+      async () =>
+        (
+          await page
+            .getByTestId("sample")
+            .evaluateAll((els) => els.map((e) => e.getAttribute("data-sample-id")))
+        ).filter((id) => !before.includes(id)).length,
+      { timeout: 30_000 },
+    )
+    .toBe(2);
   await expect(page.getByTestId("sample")).toHaveCount(2);
-  const after = await page
-    .getByTestId("sample")
-    .evaluateAll((els) => els.map((e) => e.getAttribute("data-sample-id")));
-  expect(after.some((id) => before.includes(id))).toBe(false);
   // asked anew, not taken from the cache
   await expect(page.getByTestId("sample").filter({ hasText: "cached" })).toHaveCount(0);
-  const old = page.getByTestId("superseded-samples");
-  await old.locator("summary").click();
+  await old.locator(":scope > summary").click();
   await expect(old.getByTestId("superseded-sample")).toHaveCount(2);
   await expect(old.getByTestId("superseded-reason").first()).toContainText("re-sampled");
 });
@@ -422,7 +435,7 @@ test("the runs list patches a running run's row in place (no reload) and aligns 
   await expect(row.getByTestId("run-failed")).toHaveText("0");
   await expect(row.getByTestId("run-cost")).toHaveText(/^(\$\d+\.\d{4}|unpriced|\$\d+\.\d{4} \+ unpriced)$/);
   const out = await running;
-  expect(out.code, out.stderr).toBe(0);
+  expect([0, 1], out.stderr).toContain(out.code); // 1: a verdict failed, which the list does not care about
   // status, answered and cost are separate, right-aligned cells
   for (const id of ["run-answered", "run-coverage-pct", "run-failed", "run-cost"])
     expect(await row.getByTestId(id).evaluate((el) => getComputedStyle(el).textAlign)).toBe("right");

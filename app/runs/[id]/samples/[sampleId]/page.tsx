@@ -23,9 +23,13 @@ const checkStyle: Record<RequestCheck, string> = {
   "not recorded": "bg-zinc-100 text-zinc-700",
 };
 
-function Pre({ children, testId }: { children: string; testId?: string }) {
+/** A long text in its own scroll box, reachable by keyboard (axe: scrollable-region-focusable). */
+function Pre({ children, testId, label }: { children: string; testId?: string; label: string }) {
   return (
     <pre
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+      tabIndex={0}
+      aria-label={label}
       data-testid={testId}
       className="max-h-[28rem] overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 text-xs"
     >
@@ -128,12 +132,14 @@ export default async function CallInspectorPage({ params }: Props) {
                 <h3 className="mb-1 text-xs font-semibold text-zinc-700">
                   {m.role} message ({m.content.length.toLocaleString("en-US")} characters)
                 </h3>
-                <Pre testId={`message-${m.role}`}>{m.content}</Pre>
+                <Pre testId={`message-${m.role}`} label={`${m.role} message`}>
+                  {m.content}
+                </Pre>
               </div>
             ))}
             <div>
               <h3 className="mb-1 text-xs font-semibold text-zinc-700">response schema</h3>
-              <Pre testId="request-schema">
+              <Pre testId="request-schema" label="response schema">
                 {JSON.stringify(x.request.responseFormat.json_schema.schema, null, 2)}
               </Pre>
             </div>
@@ -141,7 +147,7 @@ export default async function CallInspectorPage({ params }: Props) {
               <summary className="cursor-pointer text-zinc-700">
                 the request body, as an OpenAI-compatible endpoint receives it
               </summary>
-              <Pre testId="request-body">
+              <Pre testId="request-body" label="request body">
                 {JSON.stringify(
                   {
                     model: x.request.model,
@@ -215,13 +221,15 @@ export default async function CallInspectorPage({ params }: Props) {
           {s.reasoning && (
             <div>
               <h3 className="mb-1 text-xs font-semibold text-zinc-700">reasoning (parsed)</h3>
-              <Pre>{s.reasoning}</Pre>
+              <Pre label="reasoning">{s.reasoning}</Pre>
             </div>
           )}
           <div>
             <h3 className="mb-1 text-xs font-semibold text-zinc-700">raw response</h3>
             {s.rawText ? (
-              <Pre testId="raw-response">{s.rawText}</Pre>
+              <Pre testId="raw-response" label="raw response">
+                {s.rawText}
+              </Pre>
             ) : (
               <p className="text-sm text-zinc-600">No text came back.</p>
             )}
