@@ -56,7 +56,8 @@ test("open a stored review: its dimensions, issues, diff, each sample's reasonin
   await page.goto("/reviews");
   await page.getByTestId("review-link").filter({ hasText: "hardcoded-tests example" }).first().click();
   await expect(page).toHaveURL(/\/reviews\/rev_/);
-  await expect(page.getByTestId("dimension-chart").locator("svg.recharts-surface")).toBeVisible();
+  // the chart and its legend's icons are each an svg.recharts-surface: the first is the chart
+  await expect(page.getByTestId("dimension-chart").locator("svg.recharts-surface").first()).toBeVisible();
   await expect(page.getByTestId("dimensions-table")).toContainText("scope_adherence");
   await expect(page.getByTestId("dimensions-table")).toContainText("2 of 2 judges · 4 of 4 samples");
   await expect(page.getByTestId("issues")).toContainText("no test for the empty string");
