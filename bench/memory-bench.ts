@@ -2,10 +2,10 @@
 //
 // 1. Quality before → after on the example study and examples/beir-synthetic (retrieval-quality.ts).
 // 2. Speed: BM25 candidates (pool 15) over 10,000 and 100,000 generated memories (and 1,000,000 with
-//    --million), 280 timed queries per mode after 20 warm-up ones; each query runs the old query
-//    (legacy-retrieval.ts) and retrieveCandidates back to back, so both see the same load. p50/p95,
-//    where the new pipeline spends its time (per phase), which prefix path each query took, and how
-//    many of the old top 15 the new one keeps. At 100,000: where the old query's time went, step by
+//    --million), 280 timed queries per mode after 20 warm-up ones; each query runs retrieveCandidates,
+//    in search mode the same unpruned (exact), and the old query (legacy-retrieval.ts) back to back,
+//    so all see the same load. p50/p95, where the new pipeline spends its time (per phase), which
+//    path each query took, how much of the exact and of the old top 15 the shipped one keeps. At 100,000: where the old query's time went, step by
 //    step (each step one more part of the query, medians over the same queries).
 // 3. The hook as Claude Code runs it (a fresh `jury memory retrieve` process per prompt, judge off)
 //    at 10,000 and 100,000 memories against a bare `node -e 0`, medians of 21 runs each.
@@ -92,72 +92,106 @@ const median = (xs: number[]) => pct(xs, 0.5);
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 const WARM = 20;
 
-type Timing = { p50_ms: number; p95_ms: number; queries: number };
-const timing = (xs: number[]): Timing => ({
-  p50_ms: round(median(xs)),
-  p95_ms: round(pct(xs, 0.95)),
-  queries: xs.length,
+/** Wall time, and this process's CPU time (user + system: what the query itself cost, whatever else runs). */
+type Timing = { p50_ms: number; p95_ms: number; cpu_p50_ms: number; cpu_p95_ms: number; queries: number };
+type Clocked = { wall: number[]; cpu: number[] };
+const clocked = (): Clocked => ({ wall: [], cpu: [] });
+function clock<T>(into: Clocked | undefined, run: () => T): T {
+  const c = process.cpuUsage();
+  const s = performance.now();
+  const value = run();
+  const wall = performance.now() - s;
+  const u = process.cpuUsage(c);
+  if (into) {
+    into.wall.push(wall);
+    into.cpu.push((u.user + u.system) / 1000);
+  }
+  return value;
+}
+const timing = (t: Clocked): Timing => ({
+  p50_ms: round(median(t.wall)),
+  p95_ms: round(pct(t.wall, 0.95)),
+  cpu_p50_ms: round(median(t.cpu)),
+  cpu_p95_ms: round(pct(t.cpu, 0.95)),
+  queries: t.wall.length,
 });
 
 type ModeFigures = {
   after: Timing;
+  /** search mode: the same pipeline ranking every match (pruneBudget Infinity) */
+  exact?: Timing;
   before?: Timing;
   /** median before ÷ median after */
   speedup?: number;
   /** median milliseconds per phase of the new pipeline (0 where a query skipped the phase) */
   phases_ms: Record<string, number>;
-  /** how many queries took each prefix path */
-  prefix_paths: Record<string, number>;
+  /** how many queries took each prefix path, and how many were pruned */
+  paths: Record<string, number>;
+  /** share of the exact top 15 (no pruning) that the shipped top 15 keeps, mean over queries */
+  kept_of_exact_top15?: number;
   /** share of the old top 15 that the new top 15 keeps (mean over queries) */
   kept_of_old_top15?: number;
 };
 
+const overlap = (mine: { memoryId: string }[], other: { memoryId: string }[]) => {
+  if (other.length === 0) return undefined;
+  const ids = new Set(mine.map((c) => c.memoryId));
+  return other.filter((o) => ids.has(o.memoryId)).length / other.length;
+};
+const meanOf = (xs: (number | undefined)[]) => {
+  const ys = xs.filter((x): x is number => x !== undefined);
+  return ys.length ? round(ys.reduce((a, b) => a + b, 0) / ys.length, 3) : undefined;
+};
+
+/** Each query runs the shipped retrieval, then (search mode) the exact one, then the old query. */
 function measureMode(db: Db, mode: RetrievalMode, prompts: string[], withBefore: boolean): ModeFigures {
-  const after: number[] = [];
-  const before: number[] = [];
+  const after = clocked();
+  const exact = clocked();
+  const before = clocked();
   const traces: RetrievalTrace[] = [];
-  let kept = 0;
-  let compared = 0;
+  const keptExact: (number | undefined)[] = [];
+  const keptOld: (number | undefined)[] = [];
   for (const [q, prompt] of prompts.entries()) {
+    const timed = q >= WARM; // the first 20 warm the caches
     const trace: RetrievalTrace = { ms: {} };
-    const s = performance.now();
-    const mine = retrieveCandidates(db, { collection: "default", prompt, mode, poolSize: 15, trace });
-    const a = performance.now() - s;
-    let b = Number.NaN;
-    let old: { memoryId: string }[] = [];
-    if (withBefore) {
-      const s2 = performance.now();
-      old = legacyCandidates(db, { collection: "default", prompt, mode, poolSize: 15 });
-      b = performance.now() - s2;
+    const base = { collection: "default", prompt, mode, poolSize: 15 };
+    const mine = clock(
+      timed ? after : undefined,
+      () => retrieveCandidates(db, { ...base, trace }).candidates,
+    );
+    if (timed) traces.push(trace);
+    if (mode === "search") {
+      const full = clock(
+        timed ? exact : undefined,
+        () => retrieveCandidates(db, { ...base, pruneBudget: Number.POSITIVE_INFINITY }).candidates,
+      );
+      if (timed) keptExact.push(overlap(mine, full));
     }
-    if (q < WARM) continue; // the first 20 warm the caches
-    after.push(a);
-    traces.push(trace);
     if (withBefore) {
-      before.push(b);
-      if (old.length) {
-        const ids = new Set(mine.candidates.map((c) => c.memoryId));
-        kept += old.filter((o) => ids.has(o.memoryId)).length / old.length;
-        compared++;
-      }
+      const old = clock(timed ? before : undefined, () => legacyCandidates(db, base));
+      if (timed) keptOld.push(overlap(mine, old));
     }
   }
   const phases = new Set(traces.flatMap((t) => Object.keys(t.ms)));
   const paths: Record<string, number> = {};
-  for (const t of traces) paths[t.prefix ?? "?"] = (paths[t.prefix ?? "?"] ?? 0) + 1;
+  for (const t of traces) {
+    paths[`prefix ${t.prefix ?? "?"}`] = (paths[`prefix ${t.prefix ?? "?"}`] ?? 0) + 1;
+    if (t.pruned !== undefined) paths.pruned = (paths.pruned ?? 0) + 1;
+  }
   return {
     after: timing(after),
+    ...(mode === "search" ? { exact: timing(exact), kept_of_exact_top15: meanOf(keptExact) } : {}),
     ...(withBefore
       ? {
           before: timing(before),
-          speedup: round(median(before) / median(after), 1),
-          kept_of_old_top15: round(kept / Math.max(1, compared), 3),
+          speedup: round(median(before.wall) / median(after.wall), 1),
+          kept_of_old_top15: meanOf(keptOld),
         }
       : {}),
     phases_ms: Object.fromEntries(
       [...phases].map((p) => [p, round(median(traces.map((t) => t.ms[p] ?? 0)), 3)]),
     ),
-    prefix_paths: paths,
+    paths,
   };
 }
 
@@ -386,16 +420,21 @@ else {
     );
     for (const mode of ["auto", "search"] as const) {
       const m = r[mode];
-      const before = m.before
-        ? `   before p50 ${m.before.p50_ms.toFixed(2)} ms p95 ${m.before.p95_ms.toFixed(2)} ms (median ${m.speedup}× slower; new top 15 keeps ${(100 * (m.kept_of_old_top15 ?? 0)).toFixed(1)} % of the old)`
-        : "";
-      console.log(
-        `    ${mode.padEnd(6)} p50 ${m.after.p50_ms.toFixed(2)} ms  p95 ${m.after.p95_ms.toFixed(2)} ms${before}`,
-      );
+      const t = (x: Timing) =>
+        `p50 ${x.p50_ms.toFixed(2)} ms  p95 ${x.p95_ms.toFixed(2)} ms (CPU ${x.cpu_p50_ms.toFixed(2)} / ${x.cpu_p95_ms.toFixed(2)})`;
+      console.log(`    ${mode.padEnd(6)} ${t(m.after)}`);
+      if (m.exact)
+        console.log(
+          `           exact (no pruning): ${t(m.exact)}; the shipped top 15 keeps ${(100 * (m.kept_of_exact_top15 ?? 0)).toFixed(1)} % of the exact top 15`,
+        );
+      if (m.before)
+        console.log(
+          `           before: ${t(m.before)} (median ${m.speedup}× the new); the new top 15 keeps ${(100 * (m.kept_of_old_top15 ?? 0)).toFixed(1)} % of the old`,
+        );
       console.log(
         `           phases (median ms): ${Object.entries(m.phases_ms)
           .map(([k, v]) => `${k} ${v}`)
-          .join(" · ")}; prefix paths: ${Object.entries(m.prefix_paths)
+          .join(" · ")}; ${Object.entries(m.paths)
           .map(([k, v]) => `${k} ${v}`)
           .join(", ")}`,
       );

@@ -143,14 +143,27 @@ export type FtsIndex = "full" | "head";
 const FTS_TABLE: Record<FtsIndex, string> = { full: "memories_fts", head: "memories_head" };
 
 /**
- * How many memories of the whole index (every collection) match, counted no further than `cap`: a
- * term's document frequency, which is what FTS5's bm25() walks to compute its IDF.
+ * How many memories match (of the collection's rowid range when given, else of the whole index),
+ * counted no further than `cap`: for one term, its document frequency.
  */
-export function ftsMatchCount(db: Db, index: FtsIndex, match: string, cap: number): number {
+export function ftsMatchCount(
+  db: Db,
+  index: FtsIndex,
+  match: string,
+  cap: number,
+  range?: { lo: number; hi: number },
+): number {
   const t = FTS_TABLE[index];
-  return stmt(db, `select count(*) from (select 1 from ${t} where ${t} match ? limit ?)`)
+  if (!range)
+    return stmt(db, `select count(*) from (select 1 from ${t} where ${t} match ? limit ?)`)
+      .pluck()
+      .get(match, cap) as number;
+  return stmt(
+    db,
+    `select count(*) from (select 1 from ${t} where ${t} match ? and rowid >= ? and rowid < ? limit ?)`,
+  )
     .pluck()
-    .get(match, cap) as number;
+    .get(match, range.lo, range.hi, cap) as number;
 }
 
 export type RankedRowid = { rowid: number; score: number };

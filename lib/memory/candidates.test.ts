@@ -267,3 +267,55 @@ it("falls back to the keyword scan when an index is gone", () => {
     });
   }
 });
+
+describe("search mode pruned by document frequency", () => {
+  // 40 memories hold only the common word, 3 hold the rare one too, 2 only the rare one
+  const store = () => {
+    const { db } = tempDb();
+    upsertMemories(db, "c", [
+      ...Array.from({ length: 40 }, (_, i) => mem(`c${i}`, `common note ${i}`, i % 2 ? "common again" : "")),
+      mem("r1", "rare common", "common"),
+      mem("r2", "rare", "common common"),
+      mem("r3", "rare common", "rare"),
+      mem("r4", "rare"),
+      mem("r5", "a rare one"),
+    ]);
+    return db;
+  };
+  const search = (db: ReturnType<typeof store>, poolSize: number, pruneBudget: number) => {
+    const trace: RetrievalTrace = { ms: {} };
+    const got = retrieveCandidates(db, {
+      collection: "c",
+      prompt: "rare common",
+      mode: "search",
+      poolSize,
+      pruneBudget,
+      trace,
+    }).candidates;
+    return { got, trace };
+  };
+
+  it("past the budget, only memories holding the rarest terms compete, each scored with every term", () => {
+    const db = store();
+    const exact = search(db, 50, Number.POSITIVE_INFINITY);
+    expect(exact.trace.pruned).toBeUndefined();
+    expect(exact.got).toHaveLength(45);
+    const pruned = search(db, 4, 10);
+    expect(pruned.trace.pruned).toBe(1);
+    // the top 4 of the exact ranking hold "rare": the pruned ranking is the same, scores included
+    expect(pruned.got.map((m) => m.memoryId)).toEqual(exact.got.slice(0, 4).map((m) => m.memoryId));
+    for (const [i, m] of pruned.got.entries()) expect(m.score).toBeCloseTo(exact.got[i].score, 12);
+    // a pool larger than the rare term's memories: left alone, "common" joins the rare terms (all terms: exact)
+    const wide = search(db, 8, 10);
+    expect(wide.trace.pruned).toBeUndefined();
+    expect(wide.got.map((m) => m.memoryId)).toEqual(exact.got.slice(0, 8).map((m) => m.memoryId));
+    // within the budget: exact
+    expect(search(db, 4, 1000).trace.pruned).toBeUndefined();
+  });
+
+  it("the pruned candidates are all the memories holding the rare terms, even those without a common one", () => {
+    const db = store();
+    const { got } = search(db, 5, 10);
+    expect(got.map((m) => m.memoryId).sort()).toEqual(["r1", "r2", "r3", "r4", "r5"]);
+  });
+});

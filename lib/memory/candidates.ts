@@ -28,6 +28,16 @@ export const DEFAULT_WEIGHTS: [number, number, number] = [3, 2, 1];
  */
 export const PREFIX_POSTINGS_BUDGET = 2000;
 
+/**
+ * Search mode ranks every memory that holds a query term, and FTS5's bm25() costs about half a
+ * microsecond per match. When the query's terms are common (their postings in the collection sum past
+ * this), the candidates are the memories holding at least one of the rarest terms (as many terms as
+ * fit in this many postings, at least one), each still scored with every term. Measured with
+ * `npm run bench` at 100,000 memories: about 98 % of the exact top 15 kept in about half the time; on
+ * the example study and beir-synthetic, pruned as hard (6 % of the collection's size), no loss.
+ */
+export const PRUNE_POSTINGS_BUDGET = 6000;
+
 export type CandidateResult = { candidates: ScoredMemory[]; engine: "fts5" | "keyword" };
 
 /** What one retrieval did and where its time went (filled in when the caller passes one: the bench). */
@@ -37,6 +47,8 @@ export type RetrievalTrace = {
   prefix?: "rare" | "widened" | "off" | "none";
   /** the gate's postings (document frequencies summed, each capped at the budget + 1) */
   postings?: number;
+  /** pruned: how many of the rarest terms chose the candidates */
+  pruned?: number;
   /** milliseconds per phase */
   ms: Record<string, number>;
 };
@@ -60,6 +72,8 @@ export function retrieveCandidates(
      * no widening: the bench's "at scale" ranking, as a large store ranks a query of common terms)
      */
     prefixBudget?: number;
+    /** search mode: PRUNE_POSTINGS_BUDGET unless given; Infinity ranks every match (exact) */
+    pruneBudget?: number;
     trace?: RetrievalTrace;
   },
 ): CandidateResult {
@@ -116,25 +130,41 @@ function ftsCandidates(
 
   let rows: RankedRowid[];
   const budget = q.prefixBudget ?? PREFIX_POSTINGS_BUDGET;
+  const pruneBudget = q.pruneBudget ?? PRUNE_POSTINGS_BUDGET;
+  const prune = index === "full" && Number.isFinite(pruneBudget) ? pruneBudget : undefined;
+  // a query too costly to rank exactly is too costly for prefixes too
+  const gate = prune === undefined ? budget : Math.min(budget, prune);
+  // document frequencies in the collection, each counted no further than needed
+  const df = new Map<string, number>();
+  if (prune !== undefined) {
+    const cap = Math.max(gate, prune) + 1;
+    for (const token of tokens) df.set(token, ftsMatchCount(db, "full", `"${token}"`, cap, range));
+    lap("counts");
+  }
+  const exactTop = () =>
+    prune === undefined
+      ? top(exact)
+      : prunedTop(db, { index, range, weights, limit, tokens, df, budget: prune, trace });
   if (prefixed === exact || budget < 0) {
     if (trace) trace.prefix = prefixed === exact ? "none" : "off";
-    rows = top(exact);
+    rows = exactTop();
     lap("bm25");
   } else {
-    // the gate: are the query's terms rare in the whole store? (each count stops past the budget)
+    // the gate: are the query's terms rare in the collection? (each count stops past the budget)
     let postings = 0;
     for (const token of tokens) {
-      if (postings > budget) break;
-      postings += ftsMatchCount(db, "full", `"${token}"`, budget + 1);
+      if (postings > gate) break;
+      const n = df.get(token) ?? ftsMatchCount(db, "full", `"${token}"`, gate + 1, range);
+      postings += Math.min(n, gate + 1);
     }
     if (trace) trace.postings = postings;
     lap("gate");
-    if (postings <= budget) {
+    if (postings <= gate) {
       if (trace) trace.prefix = "rare";
       rows = top(prefixed);
       lap("bm25");
     } else {
-      rows = top(exact);
+      rows = exactTop();
       lap("bm25");
       if (trace) trace.prefix = "off";
       if (rows.length < limit) {
@@ -168,6 +198,49 @@ function ftsCandidates(
   }
   lap("fetch");
   return out;
+}
+
+/**
+ * Exact terms, pruned by document frequency: when the terms' postings in the collection sum past
+ * `budget`, the candidates are the memories holding at least one of the rarest terms (as many as fit
+ * in the budget, at least one), each scored with every term (two queries: E AND C, E NOT C, whose
+ * bm25() sums the same phrases). Memories holding only common terms are left out; the rest rank as
+ * the full query ranks them. Fewer candidates than the pool: the next term joins the rare ones.
+ */
+function prunedTop(
+  db: Db,
+  p: {
+    index: FtsIndex;
+    range: { lo: number; hi: number };
+    weights: number[];
+    limit: number;
+    tokens: string[];
+    df: Map<string, number>;
+    budget: number;
+    trace?: RetrievalTrace;
+  },
+): RankedRowid[] {
+  const top = (match: string) =>
+    ftsTopInRange(db, { index: p.index, match, range: p.range, weights: p.weights, limit: p.limit });
+  const live = p.tokens
+    .filter((t) => (p.df.get(t) ?? 0) > 0)
+    .sort((a, b) => (p.df.get(a) ?? 0) - (p.df.get(b) ?? 0));
+  const or = (ts: string[]) => ts.map((t) => `"${t}"`).join(" OR ");
+  if (live.length === 0) return [];
+  let e = 1;
+  let sum = p.df.get(live[0]) ?? 0;
+  while (e < live.length && sum + (p.df.get(live[e]) ?? 0) <= p.budget) sum += p.df.get(live[e++]) ?? 0;
+  for (; e < live.length; e++) {
+    const E = or(live.slice(0, e));
+    const C = or(live.slice(e));
+    const a = top(`(${E}) AND (${C})`);
+    const b = top(`(${E}) NOT (${C})`);
+    if (a.length + b.length >= p.limit) {
+      if (p.trace) p.trace.pruned = e;
+      return [...a, ...b].sort((x, y) => y.score - x.score || y.rowid - x.rowid).slice(0, p.limit);
+    }
+  }
+  return top(or(live));
 }
 
 /** What SQLite says when the build lacks FTS5 or the index table is gone. */
