@@ -4,7 +4,6 @@ import { getRunResults, getRunSampleHistory } from "@/db/queries/runs";
 import type { RunOptions, Sample } from "@/db/schema";
 import { loadSuite } from "../suites/load-suite";
 import { settingsFor, tempDb, testRegistry, testSuite } from "../testing/fixtures";
-import { runJury } from "../testing/run-jury";
 import { type ScriptedServer, type ScriptRequest, startScriptedServer } from "../testing/scripted-server";
 import { executeRun } from "./execute-run";
 import { EXPORT_COLUMNS, type ExportRow, exportRun, runExportData, toCsv } from "./export";
@@ -12,9 +11,9 @@ import { createRun } from "./plan-run";
 import { requeue, samplesToRetry } from "./requeue";
 
 const CANARY = "sk-export-canary-9f8e7d6c5b4a3210";
-const saved = { key: process.env.OPENAI_API_KEY, db: process.env.JURY_DB };
+const saved = { key: process.env.OPENAI_API_KEY };
 let server: ScriptedServer;
-const { db, file } = tempDb();
+const { db } = tempDb();
 let runId = "";
 
 /**
@@ -59,12 +58,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await server.close();
-  for (const [k, v] of [
-    ["OPENAI_API_KEY", saved.key],
-    ["JURY_DB", saved.db],
-  ] as const)
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
+  if (saved.key === undefined) delete process.env.OPENAI_API_KEY;
+  else process.env.OPENAI_API_KEY = saved.key;
 });
 
 /** What a stored sample must come back as, from either format. */
@@ -174,35 +169,5 @@ describe("run export", () => {
   it("an empty run exports a header only; an unknown run is not_found", () => {
     expect(toCsv([])).toBe(`${EXPORT_COLUMNS.join(",")}\r\n`);
     expect(() => runExportData(db, "run_20200101_00000000")).toThrow(/No run with id/);
-  });
-
-  it("`jury runs export` prints the same bytes as the dashboard's export route, in both formats", async () => {
-    process.env.JURY_DB = file;
-    const { GET } = await import("@/app/runs/[id]/export/route");
-    for (const format of ["csv", "json"] as const) {
-      const r = await runJury(["runs", "export", runId, "--format", format], { env: { JURY_DB: file } });
-      expect(r.code, r.stderr).toBe(0);
-      const res = await GET(new Request(`http://x/runs/${runId}/export?format=${format}`), {
-        params: Promise.resolve({ id: runId }),
-      });
-      expect(res.status).toBe(200);
-      expect(res.headers.get("content-disposition")).toBe(
-        `attachment; filename="${runId}-samples.${format}"`,
-      );
-      const dashboard = await res.text();
-      expect(r.stdout).toBe(dashboard);
-      expect(dashboard).toBe(exportRun(db, runId, format).body);
-    }
-    const bad = await GET(new Request(`http://x/runs/${runId}/export?format=xml`), {
-      params: Promise.resolve({ id: runId }),
-    });
-    expect(bad.status).toBe(400);
-    const none = await GET(new Request("http://x/runs/run_20200101_00000000/export"), {
-      params: Promise.resolve({ id: "run_20200101_00000000" }),
-    });
-    expect(none.status).toBe(404);
-    const cli = await runJury(["runs", "export", "run_20200101_00000000"], { env: { JURY_DB: file } });
-    expect(cli.code).toBe(2);
-    expect(cli.stderr).toContain("No run with id");
   });
 });
