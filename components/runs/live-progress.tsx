@@ -59,7 +59,7 @@ export function LiveProgress({ runId, initial, unpriced = false }: Props) {
           </ActionButton>
         )}
         {/* interrupted runs can always resume: a kill after the last sample still needs its verdicts */}
-        {/* done_with_failures has nothing pending: its failed samples are final */}
+        {/* done_with_failures has nothing pending: its failed samples are retried from the failures card */}
         {(status === "interrupted" ||
           ((status === "cancelled" || status === "failed") && finished < total)) && (
           <ActionButton testId="resume-run" disabled={pending} onClick={() => act(resumeRun)}>
