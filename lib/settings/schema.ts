@@ -99,7 +99,6 @@ const judgeList = z
 
 /** Where a promoted value came from: what measured it, its figures with their intervals, and when. */
 export const PROVENANCE_SOURCES = ["experiment", "run", "agreement"] as const;
-export type ProvenanceSource = (typeof PROVENANCE_SOURCES)[number];
 const figureSchema = z.object({
   /** null where the figure is undefined on its items (n = 0, or every item in one category) */
   value: z.number().nullable(),
