@@ -54,7 +54,8 @@ export function SpreadChart({ judges, samples, means, panelMean, threshold, scal
       .filter((s) => s.judge === j)
       .map((s) => ({ x: x(j) + ((s.sample % 5) - 2) * 0.06, y: s.score, judge: j, sample: s.sample }));
   const meanMarks: Dot[] = means.map((m) => ({ x: x(m.judge), y: m.mean, judge: m.judge, mean: true }));
-  // the label of the higher line goes above it, the lower one's below: they never cross
+  // the label of the higher line goes above it, the lower one's below (for a line, recharts' insideBottom*
+  // draws above it and insideTop* below), at opposite ends: they never cross
   const panelAbove = panelMean !== null && panelMean >= threshold;
   return (
     <div data-testid="spread-chart" className="h-80 w-full">
@@ -95,7 +96,7 @@ export function SpreadChart({ judges, samples, means, panelMean, threshold, scal
             strokeDasharray="6 3"
             label={{
               value: `threshold ${threshold}`,
-              position: panelAbove ? "insideBottomRight" : "insideTopRight",
+              position: panelAbove ? "insideTopRight" : "insideBottomRight",
               fontSize: 11,
               fill: "#b91c1c",
             }}
@@ -106,7 +107,7 @@ export function SpreadChart({ judges, samples, means, panelMean, threshold, scal
               stroke={PANEL_COLOR}
               label={{
                 value: `panel mean ${panelMean.toFixed(2)}`,
-                position: panelAbove ? "insideTopLeft" : "insideBottomLeft",
+                position: panelAbove ? "insideBottomLeft" : "insideTopLeft",
                 fontSize: 11,
                 fill: PANEL_COLOR,
               }}

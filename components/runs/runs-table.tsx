@@ -116,7 +116,7 @@ export function RunsTable({ rows: initial }: { rows: RunsListRow[] }) {
               <td className="text-xs">
                 {r.judges.join(", ")} × {r.n}
               </td>
-              <td>
+              <td className="whitespace-nowrap">
                 <StatusBadge status={r.status} />
               </td>
               <td className="whitespace-nowrap text-right tabular-nums" data-testid="run-answered">
