@@ -69,3 +69,6 @@ export function kindColor(kind: string): string {
   };
   return fixed[kind] ?? JUDGE_PALETTE[fnv1a(kind) % JUDGE_PALETTE.length];
 }
+
+/** Legend text in the page's own ink: a series colour (3:1 for a mark) is too light for text (4.5:1). */
+export const LEGEND_TEXT = "#27272a"; // zinc-800

@@ -13,7 +13,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { THRESHOLD_COLOR } from "./colors";
+import { LEGEND_TEXT, THRESHOLD_COLOR } from "./colors";
 
 /** `std`: the cross-judge std, absent when fewer than two judges answered (no bar, never a zero). `n`: judges answered. */
 export type DimensionDatum = { dimension: string; score: number; std?: number; n: number };
@@ -67,7 +67,12 @@ export function DimensionChart({ data }: { data: DimensionDatum[] }) {
             }}
           />
           <Tooltip content={DimensionTooltip} cursor={{ fill: "#f4f4f5" }} />
-          <Legend verticalAlign="top" height={28} wrapperStyle={{ fontSize: 11 }} />
+          <Legend
+            verticalAlign="top"
+            height={28}
+            wrapperStyle={{ fontSize: 11 }}
+            formatter={(value) => <span style={{ color: LEGEND_TEXT }}>{value}</span>}
+          />
           <ReferenceLine
             y={PASS_LINE}
             stroke={THRESHOLD_COLOR}

@@ -13,7 +13,7 @@ import {
   YAxis,
   ZAxis,
 } from "recharts";
-import { judgeColors, PANEL_COLOR, THRESHOLD_COLOR } from "./colors";
+import { judgeColors, LEGEND_TEXT, PANEL_COLOR, THRESHOLD_COLOR } from "./colors";
 
 export type SpreadPoint = { judge: string; score: number; sample: number };
 
@@ -89,7 +89,12 @@ export function SpreadChart({ judges, samples, means, panelMean, threshold, scal
           />
           <ZAxis range={[50, 50]} />
           <Tooltip content={SpreadTooltip} cursor={{ strokeDasharray: "3 3" }} />
-          <Legend verticalAlign="top" height={28} wrapperStyle={{ fontSize: 11 }} />
+          <Legend
+            verticalAlign="top"
+            height={28}
+            wrapperStyle={{ fontSize: 11 }}
+            formatter={(value) => <span style={{ color: LEGEND_TEXT }}>{value}</span>}
+          />
           <ReferenceLine
             y={threshold}
             stroke={THRESHOLD_COLOR}

@@ -12,7 +12,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { kindColor } from "./colors";
+import { kindColor, LEGEND_TEXT } from "./colors";
 
 export type TradeoffPoint = {
   label: string;
@@ -99,7 +99,12 @@ export function TradeoffChart({ points, x }: { points: TradeoffPoint[]; x: "late
             }}
           />
           <Tooltip content={TradeoffTooltip} cursor={{ strokeDasharray: "3 3" }} />
-          <Legend verticalAlign="top" height={28} wrapperStyle={{ fontSize: 11 }} />
+          <Legend
+            verticalAlign="top"
+            height={28}
+            wrapperStyle={{ fontSize: 11 }}
+            formatter={(value) => <span style={{ color: LEGEND_TEXT }}>{value}</span>}
+          />
           {kinds.map((k) => (
             <Scatter key={k} name={k} data={data.filter((d) => d.kind === k)} fill={kindColor(k)}>
               <ErrorBar dataKey="err" direction="y" stroke={kindColor(k)} width={4} />
