@@ -154,7 +154,7 @@ export async function reviewCommand(argv: string[]): Promise<number> {
       judgeAllowed,
     },
   });
-  if (!r) return 1;
+  if (typeof r === "number") return r;
   if (values.json) await printJson(db, id, r, meta, judging.judges);
   else printText(id, r);
   const judgeCallFailed = r.judge.status === "failed" || r.calls.some((c) => c.error !== undefined);
@@ -302,19 +302,23 @@ function reviewTitle(values: ReviewValues): string {
   );
 }
 
+const signalExitCode = (signal: NodeJS.Signals) => (signal === "SIGTERM" ? 143 : 130);
+
 /**
  * Runs the review as a job and stores it. Ctrl-C or SIGTERM aborts its calls and stores nothing
- * (the job says interrupted). Returns the outcome, or null when the review stopped unstored (said
+ * (the job says interrupted). Returns the outcome, or the exit code when the review stopped unstored (said
  * on stderr); what the review or its write threw is thrown again, as before jobs.
  */
 async function runReviewJob(
   db: Db,
   input: import("../review/review-job").ReviewJobInput,
-): Promise<ReviewOutcome | null> {
+): Promise<ReviewOutcome | number> {
   const { executeReview } = await import("../review/review-job");
   const controller = new AbortController();
+  let stoppedBy: NodeJS.Signals | undefined;
   const stop = (signal: NodeJS.Signals) => {
-    if (controller.signal.aborted) process.exit(signal === "SIGTERM" ? 143 : 130);
+    if (stoppedBy) process.exit(signalExitCode(signal));
+    stoppedBy = signal;
     controller.abort(new Error(`interrupted by ${signal}`));
   };
   process.on("SIGINT", stop);
@@ -326,11 +330,14 @@ async function runReviewJob(
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
   }
-  for (const w of r.outcome?.warnings ?? []) process.stderr.write(`warning: ${w}\n`);
+  // a stopped review's warnings are only its aborted calls: said once, below
+  if (r.stored || r.thrown !== undefined)
+    for (const w of r.outcome?.warnings ?? []) process.stderr.write(`warning: ${w}\n`);
   if (r.thrown !== undefined) throw r.thrown;
   if (!r.stored || !r.outcome) {
     process.stderr.write(`Review ${input.id} ${r.status}: ${r.error ?? "nothing stored"}\n`);
-    return null;
+    // stopped by a signal: 130 or 143, as a shell reports it; cancelled from the dashboard: 1
+    return stoppedBy ? signalExitCode(stoppedBy) : 1;
   }
   return r.outcome;
 }
