@@ -19,6 +19,16 @@ const verdictCls = {
 const f = (x: number | null | undefined) => (x === null || x === undefined ? "—" : x.toFixed(2));
 const when = (d: Date) => d.toISOString().slice(0, 16).replace("T", " ");
 
+/**
+ * The judges ticked at first, as `jury review` picks them: the review judges promoted in Settings
+ * that are enabled, else every enabled judge.
+ */
+function defaultReviewJudges(settings: ReturnType<typeof readSettings>): string[] {
+  const enabled = enabledJudges(settings);
+  const promoted = settings.reviewJudges.filter((j) => enabled.includes(j));
+  return promoted.length ? promoted : enabled;
+}
+
 /** Review jobs with no stored review: running ones are followed live, stopped ones say why. */
 function reviewJobItems(db: ReturnType<typeof getDb>): ReviewJobItem[] {
   return listUnstoredReviewJobs(db).map((j) => ({
@@ -54,6 +64,7 @@ export default async function ReviewsPage() {
       <Card title="Review a change" testId="review-workbench">
         <ReviewWorkbench
           judges={enabledJudges(settings)}
+          defaultJudges={defaultReviewJudges(settings)}
           defaultN={settings.judging.samples}
           maxBytes={maxFileBytes()}
           jobs={reviewJobItems(db)}

@@ -15,6 +15,8 @@ export type ReviewJobItem = { id: string; createdAt: string; initial: LiveProgre
 type Props = {
   /** the judges enabled in Settings */
   judges: string[];
+  /** the ones ticked at first */
+  defaultJudges: string[];
   defaultN: number;
   /** the largest diff the server takes (JURY_MAX_FILE_BYTES), in bytes */
   maxBytes: number;
@@ -27,7 +29,7 @@ type Props = {
  * what was typed. The started review is followed live below the form; the other review jobs with
  * no stored review (running, or stopped with why) are listed under it.
  */
-export function ReviewWorkbench({ judges: available, defaultN, maxBytes, jobs }: Props) {
+export function ReviewWorkbench({ judges: available, defaultJudges, defaultN, maxBytes, jobs }: Props) {
   const [state, action, pending] = useActionState<StartReviewState, FormData>(startReview, null);
   const [title, setTitle] = useState("");
   const [criteria, setCriteria] = useState("");
@@ -36,7 +38,7 @@ export function ReviewWorkbench({ judges: available, defaultN, maxBytes, jobs }:
   const [passed, setPassed] = useState("");
   const [failed, setFailed] = useState("");
   const [testOutput, setTestOutput] = useState("");
-  const [judges, setJudges] = useState<string[]>(available);
+  const [judges, setJudges] = useState<string[]>(defaultJudges);
   const [n, setN] = useState(String(defaultN));
   const [perDimension, setPerDimension] = useState(false);
   const started = state?.ok ? state.data : null;
