@@ -293,7 +293,12 @@ function statements(db: Db) {
   // one commit per judgment: the sample, its task's status and the cached response together
   const record = c.transaction((s: SampleWrite, cache?: CacheWrite): boolean => {
     if (st.finishTask.run(s.error ? "error" : "done", s.taskId).changes === 0) return false;
-    st.insertSample.run({ ...s, cached: s.cached ? 1 : 0, requestKey: s.requestKey ?? null, createdAt: Date.now() });
+    st.insertSample.run({
+      ...s,
+      cached: s.cached ? 1 : 0,
+      requestKey: s.requestKey ?? null,
+      createdAt: Date.now(),
+    });
     if (cache) st.putCache.run(cache.key, cache.text, cache.inputTokens, cache.outputTokens, Date.now());
     return true;
   });
