@@ -23,18 +23,22 @@ const checkStyle: Record<RequestCheck, string> = {
   "not recorded": "bg-zinc-100 text-zinc-700",
 };
 
-/** A long text in its own scroll box, reachable by keyboard (axe: scrollable-region-focusable). */
+/**
+ * A long text in its own scroll box: a named region that takes keyboard focus, so it can be scrolled
+ * with the arrow keys (axe: scrollable-region-focusable), as ScrollTable does for tables.
+ */
 function Pre({ children, testId, label }: { children: string; testId?: string; label: string }) {
   return (
-    <pre
+    <section
+      aria-label={label}
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
       tabIndex={0}
-      aria-label={label}
-      data-testid={testId}
-      className="max-h-[28rem] overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 text-xs"
+      className="max-h-[28rem] overflow-auto rounded bg-zinc-50 focus-visible:outline-2 focus-visible:outline-indigo-500"
     >
-      {children}
-    </pre>
+      <pre data-testid={testId} className="whitespace-pre-wrap break-words p-2 text-xs">
+        {children}
+      </pre>
+    </section>
   );
 }
 
