@@ -9,8 +9,6 @@ export { defaultMigrationsFolder };
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
-export { DEFAULT_DB_PATH } from "./path";
-
 /**
  * Opens (creating if needed) a SQLite file, sets WAL, foreign keys and busy_timeout, and
  * applies pending migrations. `:memory:` works for tests.

@@ -22,7 +22,6 @@ export function decodeUtf8(buf: Uint8Array, where: string): string {
 
 /** Largest file Jury reads from a suite, criteria, memory or review folder, in bytes. */
 export const MAX_FILE_BYTES_ENV = "JURY_MAX_FILE_BYTES";
-export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 /** Folders (separated like PATH) under which files a folder names may resolve, besides that folder. */
 export const TRUSTED_ROOT_ENV = "JURY_TRUSTED_ROOT";
 

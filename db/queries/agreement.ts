@@ -127,11 +127,6 @@ export function getAgreementJudgments(db: Db, setId: string): AgreementJudgmentR
     .all(setId) as AgreementJudgmentRow[];
 }
 
-/** Deletes a set with its items and judgments. */
-export function deleteAgreementSet(db: Db, id: string): boolean {
-  return db.$client.prepare("delete from agreement_sets where id = ?").run(id).changes > 0;
-}
-
 /** A parsed answer kept for reuse, in the response cache every judge call shares. */
 export function putResponse(
   db: Db,

@@ -139,12 +139,3 @@ export function pointwiseAgreement(pairs: readonly LabelPair[], opts: PointwiseO
     disagreements: pairs.filter((p) => p.gold !== p.judge),
   };
 }
-
-/** "0.62 [0.41, 0.80] (n = 24)", or "— (n = 0)" where undefined. */
-export function figureText(f: Figure | null, digits = 2): string {
-  if (!f) return "—";
-  if (f.value === null) return `— (n = ${f.n})`;
-  const interval =
-    f.low === null || f.high === null ? "" : ` [${f.low.toFixed(digits)}, ${f.high.toFixed(digits)}]`;
-  return `${f.value.toFixed(digits)}${interval} (n = ${f.n})`;
-}

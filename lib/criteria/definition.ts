@@ -83,5 +83,4 @@ export const criterionSchema = z.discriminatedUnion(
 );
 
 export type LlmCriterion = z.infer<typeof llmCriterionSchema>;
-export type DeterministicCriterion = z.infer<typeof deterministicCriterionSchema>;
 export type Criterion = z.infer<typeof criterionSchema>;

@@ -8,7 +8,6 @@ type Env = Record<string, string | undefined>;
 
 /** Largest judge reply kept, in bytes of UTF-8 text; a larger one is that sample's error. */
 export const MAX_REPLY_BYTES_ENV = "JURY_MAX_REPLY_BYTES";
-export const DEFAULT_MAX_REPLY_BYTES = 256 * 1024;
 
 let parsed: { raw: string | undefined; value: number } | undefined;
 

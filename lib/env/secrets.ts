@@ -75,11 +75,6 @@ export function isSecretEnvName(name: string): boolean {
   );
 }
 
-/** The names of every secret variable present in `env` (names, never values). */
-export function secretEnvNames(env: Env = process.env): string[] {
-  return Object.keys(env).filter((k) => isSecretEnvName(k) && Boolean(env[k]));
-}
-
 /** Which `JURY_*_API_KEY` variables are set, so the Settings page can say so for any endpoint name. */
 export function presentEndpointKeys(env: Env = process.env): string[] {
   return Object.keys(env)

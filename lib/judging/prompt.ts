@@ -5,8 +5,6 @@ import { type BudgetWarning, DEFAULT_MAX_FIELD_CHARS, MAX_FIELD_CHARS_ENV, trunc
 export {
   type BudgetWarning,
   budgetWarningText,
-  DEFAULT_MAX_FIELD_CHARS,
-  MAX_FIELD_CHARS_ENV,
   truncateField,
 } from "./budget";
 

@@ -78,7 +78,7 @@ const asIndex = (x: unknown, n: number): number | undefined => {
  * Reads {"keep": [...]} robustly: the loose JSON parse, else a bare "keep": [...] anywhere.
  * Non-integers, out-of-range and duplicate indices are dropped. Undefined when there is no keep list.
  */
-export function parseKeep(text: string, n: number): number[] | undefined {
+function parseKeep(text: string, n: number): number[] | undefined {
   return parseJudgeAnswer(text, n)?.keep;
 }
 

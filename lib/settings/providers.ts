@@ -3,7 +3,6 @@
 import type { Settings } from "./schema";
 
 export const builtinProviderIds = ["openai", "anthropic", "google", "local", "mock"] as const;
-export type BuiltinProviderId = (typeof builtinProviderIds)[number];
 
 /** Judges the settings enable, as `provider:model` ids. */
 export function enabledJudges(s: Pick<Settings, "providers" | "endpoints">): string[] {

@@ -6,7 +6,7 @@ const modelId = z.string().trim().min(1, "Model id cannot be empty").max(200);
 
 import { builtinProviderIds } from "./providers";
 
-export { type BuiltinProviderId, builtinProviderIds, enabledJudges } from "./providers";
+export { enabledJudges } from "./providers";
 
 const providerToggle = z.object({
   enabled: z.boolean(),

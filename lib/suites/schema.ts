@@ -67,4 +67,3 @@ export const suiteSchema = z.object({
 
 export type CriterionRef = z.infer<typeof criterionRefSchema>;
 export type TestCase = z.infer<typeof caseSchema>;
-export type SuiteFile = z.infer<typeof suiteSchema>;

@@ -40,4 +40,3 @@ export const tryCriterionSchema = z.object({
     }),
   fresh: z.boolean(),
 });
-export type TryCriterionForm = z.infer<typeof tryCriterionSchema>;

@@ -14,7 +14,6 @@ export const setLabelSchema = z.object({
   score: z.number("The score must be a number").finite("The score must be a number").nullable().default(null),
   labeller: z.string().trim().max(100, "At most 100 characters").optional(),
 });
-export type SetLabelInput = z.infer<typeof setLabelSchema>;
 
 export const undoLabelSchema = z.object({
   runId: runIdSchema,
