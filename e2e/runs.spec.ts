@@ -100,6 +100,57 @@ async function setProviders(page: Page, enabled: Record<string, boolean>) {
   await expect(s.status()).toHaveText("Saved.");
 }
 
+test("the start form after an invalid N: every other field keeps its value, the error sits at N with focus; fixed, the run started is the one typed", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await setProviders(page, { mock: true, local: true });
+  const runs = new RunsPage(page);
+  await runs.goto();
+  await runs.chooseSuite(/Question answering|QA/i);
+  const form = page.getByTestId("start-run-form");
+  const suite = await page.locator("#suiteDir").inputValue();
+  // one judge ticked out of those offered, not the default set
+  const boxes = form.locator('input[type="checkbox"][name="judges"]');
+  const offered = await boxes.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+  expect(offered).toContain("mock:judge");
+  expect(offered.length).toBeGreaterThan(1);
+  for (const v of offered)
+    await form.locator(`input[name="judges"][value="${v}"]`).setChecked(v === "mock:judge");
+  const n = page.locator("#n");
+  await n.fill("0");
+  const before = await page.getByTestId("runs-table").locator("tbody tr").count();
+  await page.getByTestId("start-run").click();
+
+  // the server's error beside N, which has focus; nothing else moved
+  const error = form.getByTestId("error-n");
+  await expect(error).toHaveText("N must be at least 1");
+  await expect(n).toBeFocused();
+  await expect(n).toHaveAttribute("aria-invalid", "true");
+  await expect(n).toHaveAttribute("aria-describedby", "error-n");
+  await expect(error).toHaveAttribute("id", "error-n");
+  await expect(n).toHaveValue("0");
+  await expect(page.locator("#suiteDir")).toHaveValue(suite);
+  for (const v of offered) {
+    const box = form.locator(`input[name="judges"][value="${v}"]`);
+    if (v === "mock:judge") await expect(box).toBeChecked();
+    else await expect(box).not.toBeChecked();
+  }
+  await expect(page).toHaveURL(/\/runs$/);
+  expect(await page.getByTestId("runs-table").locator("tbody tr").count()).toBe(before);
+
+  // fixed: the run that starts is exactly the one typed, as the database holds it
+  await n.fill("3");
+  await runs.start();
+  const runId = page.url().match(/\/runs\/(run_[^/?#]+)/)?.[1] ?? "";
+  const shown = await jury(["runs", "show", runId, "--json"]);
+  expect(shown.code, shown.stderr).toBe(0);
+  const { run } = JSON.parse(shown.stdout) as { run: { options: { judges: string[]; n: number } } };
+  expect(run.options.judges).toEqual(["mock:judge"]);
+  expect(run.options.n).toBe(3);
+  await expect(page.getByTestId("run-status")).toHaveText(/done/, { timeout: 45_000 });
+});
+
 test("a judge whose provider has no key: the run is refused before it starts, the form names the judge and the variable", async ({
   page,
 }) => {
@@ -230,6 +281,20 @@ function writeSuite(name: string, cases: number, tag: string): string {
       }),
     );
   return suite;
+}
+
+/** `jury <args>` against the e2e server's database. */
+function jury(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["bin/jury.cjs", ...args], {
+      env: { ...process.env, JURY_DB: `${SCRATCH_DIR}/main/jury.db` },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
 }
 
 /** `jury eval` into the e2e server's database, against its scripted judge server. */

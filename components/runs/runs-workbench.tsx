@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useActionState, useEffect, useState } from "react";
+import { type FormEvent, startTransition, useActionState, useEffect, useRef, useState } from "react";
 import { type StartRunState, startRun } from "@/app/actions/runs";
 import { SettingsModal } from "@/components/settings/settings-modal";
 import type { SuiteSummary } from "@/lib/runs/estimate";
@@ -21,17 +21,42 @@ export function RunsWorkbench({ suites, settings, latencyMsByJudge }: Props) {
   const [n, setN] = useState<number>(settings.judging.samples);
   const [state, action, pending] = useActionState<StartRunState, FormData>(startRun, null);
   const suite = suites.find((s) => s.dir === suiteDir);
+  const formRef = useRef<HTMLFormElement>(null);
+  const alertRef = useRef<HTMLSpanElement>(null);
 
   useEffect(() => {
-    if (state?.ok) router.push(`/runs/${state.data.runId}`);
+    if (!state) return;
+    if (state.ok) {
+      router.push(`/runs/${state.data.runId}`);
+      return;
+    }
+    // the first field that failed, in the form's order; else the message itself
+    const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (first) first.focus();
+    else alertRef.current?.focus();
   }, [state, router]);
-  // Settings saved in the modal arrive as new props: follow them.
+  // Settings saved in the modal arrive as new props: follow them. Keyed on their content, not the
+  // object, so a re-render that hands over equal settings (after a failed start) keeps what was typed.
+  const settingsKey = JSON.stringify(settings);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: settingsKey stands for settings' content
   useEffect(() => {
     setN(settings.judging.samples);
     setJudges(defaultFormJudges(settings));
-  }, [settings]);
+  }, [settingsKey]);
+
+  /**
+   * Submitted by hand, not as `<form action>`: React resets a form after its action, which puts the
+   * select and checkboxes back to how the page first drew them while the state keeps the edit. Here
+   * nothing resets: what is shown is what was submitted and what the next submit sends.
+   */
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget);
+    startTransition(() => action(data));
+  };
 
   const fe = state && !state.ok ? state.fieldErrors : {};
+  const judgesError = fe.judges ?? Object.entries(fe).find(([k]) => k.startsWith("judges."))?.[1];
   return (
     <div className="space-y-3">
       <div className="flex items-center justify-between">
@@ -57,7 +82,7 @@ export function RunsWorkbench({ suites, settings, latencyMsByJudge }: Props) {
           <code>JURY_SUITES_DIR</code>.
         </p>
       ) : (
-        <form action={action} className="space-y-3" data-testid="start-run-form">
+        <form ref={formRef} onSubmit={onSubmit} noValidate className="space-y-3" data-testid="start-run-form">
           <div className="grid gap-3 sm:grid-cols-3">
             <div>
               <label htmlFor="suiteDir" className="block text-xs font-medium text-zinc-700">
@@ -68,6 +93,8 @@ export function RunsWorkbench({ suites, settings, latencyMsByJudge }: Props) {
                 name="suiteDir"
                 value={suiteDir}
                 onChange={(e) => setSuiteDir(e.currentTarget.value)}
+                aria-invalid={fe.suiteDir ? true : undefined}
+                aria-describedby={fe.suiteDir ? "error-suiteDir" : undefined}
                 className="w-full rounded border border-zinc-300 bg-white px-2 py-1 text-sm"
               >
                 {suites.map((s) => (
@@ -76,7 +103,11 @@ export function RunsWorkbench({ suites, settings, latencyMsByJudge }: Props) {
                   </option>
                 ))}
               </select>
-              {fe.suiteDir && <p className="text-xs text-red-600">{fe.suiteDir}</p>}
+              {fe.suiteDir && (
+                <p id="error-suiteDir" className="text-xs text-red-700" data-testid="error-suiteDir">
+                  {fe.suiteDir}
+                </p>
+              )}
             </div>
             <div>
               <label htmlFor="n" className="block text-xs font-medium text-zinc-700">
@@ -88,6 +119,8 @@ export function RunsWorkbench({ suites, settings, latencyMsByJudge }: Props) {
                 type="number"
                 min={1}
                 max={10}
+                aria-invalid={fe.n ? true : undefined}
+                aria-describedby={fe.n ? "error-n" : undefined}
                 value={Number.isFinite(n) ? n : ""}
                 onChange={(e) =>
                   setN(e.currentTarget.value === "" ? Number.NaN : Number(e.currentTarget.value))
@@ -95,12 +128,12 @@ export function RunsWorkbench({ suites, settings, latencyMsByJudge }: Props) {
                 className="w-full rounded border border-zinc-300 px-2 py-1 text-sm"
               />
               {fe.n && (
-                <p className="text-xs text-red-600" data-testid="error-n">
+                <p id="error-n" className="text-xs text-red-700" data-testid="error-n">
                   {fe.n}
                 </p>
               )}
             </div>
-            <fieldset>
+            <fieldset aria-describedby={judgesError ? "error-judges" : undefined}>
               <legend className="block text-xs font-medium text-zinc-700">Judges</legend>
               {judgesAvailable.length === 0 && (
                 <p className="text-xs text-zinc-600">None enabled: open Judge settings.</p>
@@ -112,6 +145,8 @@ export function RunsWorkbench({ suites, settings, latencyMsByJudge }: Props) {
                     name="judges"
                     value={j}
                     checked={judges.includes(j)}
+                    aria-invalid={judgesError ? true : undefined}
+                    aria-describedby={judgesError ? "error-judges" : undefined}
                     onChange={(e) =>
                       setJudges(e.currentTarget.checked ? [...judges, j] : judges.filter((x) => x !== j))
                     }
@@ -122,9 +157,9 @@ export function RunsWorkbench({ suites, settings, latencyMsByJudge }: Props) {
                   )}
                 </label>
               ))}
-              {fe.judges && (
-                <p className="text-xs text-red-600" data-testid="error-judges">
-                  {fe.judges}
+              {judgesError && (
+                <p id="error-judges" className="text-xs text-red-700" data-testid="error-judges">
+                  {judgesError}
                 </p>
               )}
             </fieldset>
@@ -148,7 +183,12 @@ export function RunsWorkbench({ suites, settings, latencyMsByJudge }: Props) {
               {pending ? "Starting…" : "Start run"}
             </button>
             {state && !state.ok && (
-              <span className="whitespace-pre-line text-sm text-red-700" role="alert">
+              <span
+                ref={alertRef}
+                tabIndex={-1}
+                className="whitespace-pre-line text-sm text-red-700 focus:outline-none"
+                role="alert"
+              >
                 {state.error}
               </span>
             )}
