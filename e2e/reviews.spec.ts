@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { SCRATCH_DIR, SCRIPTED_PORT } from "./constants";
@@ -131,4 +132,76 @@ test("start a review from the dashboard: a refused form keeps its values, the re
   await expect(page.getByTestId("review-judge")).toContainText(
     "answered: 1 of 1 judges answered, 2 of 2 samples",
   );
+});
+
+test("a review page shows what the judge saw: the criteria, the diff as sent with its truncation marker, the test output and the conventions, each collapsible", async ({
+  page,
+}) => {
+  // a diff longer than the 3,000 lines sent, and a repository whose CLAUDE.md gives the conventions
+  const dir = path.resolve(SCRATCH_DIR, "review-judge-input");
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "CLAUDE.md"), "Conventions of this repo: tabs, never spaces.\n");
+  const added = Array.from({ length: 3100 }, (_, i) => `+export const line${i} = ${i};`);
+  const diff = [
+    "diff --git a/src/big.ts b/src/big.ts",
+    "--- a/src/big.ts",
+    "+++ b/src/big.ts",
+    "@@ -0,0 +1,3100 @@",
+    ...added,
+  ].join("\n");
+  fs.writeFileSync(path.join(dir, "big.diff"), diff);
+  const r = spawnSync(
+    "node",
+    [
+      "bin/jury.cjs",
+      "review",
+      "--diff",
+      path.join(dir, "big.diff"),
+      "--repo",
+      dir,
+      "--criteria",
+      `${ex}/criteria.md`,
+      "--test-output",
+      `${ex}/test-output.txt`,
+      "--passed",
+      "4",
+      "--failed",
+      "1",
+      "--title",
+      "judge input example",
+    ],
+    {
+      encoding: "utf8",
+      env: { ...process.env, JURY_DB: `${SCRATCH_DIR}/main/jury.db`, JUDGE_ENABLED: "", JUDGE_MODEL: "" },
+    },
+  );
+  expect(r.stdout, r.stderr).toMatch(/^rev_[0-9a-f]{10}: /);
+  await page.goto(`/reviews/${r.stdout.slice(0, 14)}`);
+  const input = page.getByTestId("judge-input");
+  await expect(input.getByTestId("judge-input-notes")).toContainText(
+    "[diff truncated: showing the first 3000 of 3104 lines; 104 lines cut]",
+  );
+
+  const criteria = input.getByTestId("judge-input-criteria");
+  await expect(criteria).toHaveAttribute("open", "");
+  await expect(criteria).toContainText("Acceptance criteria: slugify");
+  // the diff as sent: its first 3,000 lines, then the marker; the cut lines are not there
+  const sent = input.getByTestId("judge-input-diff");
+  await expect(sent.locator("summary")).toHaveText("Diff as sent (3001 lines)");
+  await expect(sent.getByTestId("diff-view")).toContainText("+export const line2995 = 2995;");
+  await expect(sent.getByTestId("diff-view")).not.toContainText("line2996 ");
+  await expect(sent.getByTestId("diff-view").locator("div").last()).toContainText("[diff truncated");
+
+  // closed until opened: the test output and the conventions
+  const tests = input.getByTestId("judge-input-tests");
+  await expect(tests.locator("summary")).toHaveText("Test output (4 passed, 1 failed)");
+  const output = tests.getByRole("region", { name: "The test output" });
+  await expect(output).toBeHidden();
+  await tests.locator("summary").click();
+  await expect(output).toBeVisible();
+  await expect(output).toContainText(fs.readFileSync(`${ex}/test-output.txt`, "utf8").trim().split("\n")[0]);
+  const conventions = input.getByTestId("judge-input-conventions");
+  await conventions.locator("summary").click();
+  await expect(conventions).toContainText("Conventions of this repo: tabs, never spaces.");
 });

@@ -9,6 +9,7 @@ import { TableHead } from "@/components/ui/table-head";
 import { getDb } from "@/db/client";
 import { getReview } from "@/db/queries/reviews";
 import type { CriterionVerdict } from "@/lib/judging/aggregate";
+import type { ReviewContext } from "@/lib/review/assemble";
 import { describeJudge } from "@/lib/review/judge-status";
 import { DIMENSIONS, type Judgment } from "@/lib/review/judgment";
 
@@ -160,9 +161,7 @@ export default async function ReviewPage({ params }: Props) {
           </table>
         </Card>
       )}
-      <Card title="Diff">
-        <DiffView diff={review.diff} />
-      </Card>
+      <JudgeInput context={record.context as Partial<ReviewContext>} diff={review.diff} />
       <Card title={`Samples (${record.samples.length})`}>
         <ol className="space-y-2" data-testid="review-samples">
           {record.samples.map((s) => {
@@ -191,5 +190,112 @@ export default async function ReviewPage({ params }: Props) {
         </ol>
       </Card>
     </div>
+  );
+}
+
+/** One part of what the judge saw, collapsible; `open` for the parts read first. */
+function Part({
+  id,
+  title,
+  open,
+  children,
+}: {
+  id: string;
+  title: string;
+  open?: boolean;
+  children: React.ReactNode;
+}) {
+  return (
+    <details open={open} className="rounded border border-zinc-200" data-testid={`judge-input-${id}`}>
+      <summary className="cursor-pointer px-2 py-1 text-sm font-medium">{title}</summary>
+      <div className="border-t border-zinc-200 p-2">{children}</div>
+    </details>
+  );
+}
+
+/** A stored text as it was sent, in a scroll region a keyboard can reach. */
+function SentText({ label, text }: { label: string; text: string }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+    <section aria-label={label} tabIndex={0} className="max-h-96 overflow-auto">
+      <pre className="whitespace-pre-wrap text-xs leading-5">{text}</pre>
+    </section>
+  );
+}
+
+/**
+ * What the judge saw: the stored context package (the criteria, the test output, the conventions and
+ * what was cut) and the diff as sent, truncation marker included. Older reviews may lack parts.
+ */
+function JudgeInput({ context, diff }: { context: Partial<ReviewContext>; diff: string }) {
+  const tests = context.testResults;
+  const notes = context.notes ?? [];
+  return (
+    <Card title="What the judge saw">
+      <div className="space-y-2" data-testid="judge-input">
+        {notes.length > 0 && (
+          <ul className="list-disc pl-5 text-xs text-amber-800" data-testid="judge-input-notes">
+            {notes.map((n) => (
+              <li key={n}>{n}</li>
+            ))}
+          </ul>
+        )}
+        <Part id="criteria" title="Acceptance criteria" open>
+          {context.criteria ? (
+            <SentText label="The acceptance criteria" text={context.criteria} />
+          ) : (
+            <p className="text-sm text-zinc-600">Not stored with this review.</p>
+          )}
+        </Part>
+        {context.prompt && (
+          <Part id="prompt" title="The task prompt">
+            <SentText label="The task prompt" text={context.prompt} />
+          </Part>
+        )}
+        <Part id="diff" title={`Diff as sent (${diff.split("\n").length} lines)`} open>
+          <DiffView diff={diff} />
+        </Part>
+        <Part
+          id="tests"
+          title={
+            tests
+              ? `Test output (${tests.passed} passed, ${tests.failed} failed)`
+              : "Test output (none given)"
+          }
+        >
+          {tests?.output ? (
+            <SentText label="The test output" text={tests.output} />
+          ) : (
+            <p className="text-sm text-zinc-600">
+              {tests ? "Only the counts were given, no output." : "No test results were given."}
+            </p>
+          )}
+        </Part>
+        {(context.testFiles?.length ?? 0) > 0 && (
+          <Part id="test-files" title={`Test files (${context.testFiles?.length})`}>
+            {context.testFiles?.map((f) => (
+              <div key={f.path}>
+                <p className="text-xs font-medium">
+                  <code>{f.path}</code>
+                </p>
+                <SentText label={`Test file ${f.path}`} text={f.content} />
+              </div>
+            ))}
+          </Part>
+        )}
+        <Part id="conventions" title="Conventions excerpt">
+          {context.conventions ? (
+            <SentText label="The conventions excerpt" text={context.conventions} />
+          ) : (
+            <p className="text-sm text-zinc-600">None found or given.</p>
+          )}
+        </Part>
+        {context.lint && (
+          <Part id="lint" title="Lint output">
+            <SentText label="The lint output" text={context.lint} />
+          </Part>
+        )}
+      </div>
+    </Card>
   );
 }
