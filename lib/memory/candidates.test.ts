@@ -216,10 +216,10 @@ describe("prefix matching", () => {
     expect(run(db, 1, 0)).toEqual({ ids: ["b"], path: "off", postings: 1 });
     expect(run(db, 5, 0)).toEqual({ ids: ["a", "b"], path: "widened", postings: 1 });
     // a negative budget: never
-    expect(run(db, 5, -1)).toEqual({ ids: ["b"], path: "off", postings: undefined });
+    expect(run(db, 5, -1)).toEqual({ ids: ["b"], path: "off", postings: 1 });
   });
 
-  it("the gate counts each term no further than the budget + 1", () => {
+  it("counts each term no further than it needs: the gate alone to its budget + 1, the plan to the larger budget + 1", () => {
     const { db } = tempDb();
     upsertMemories(
       db,
@@ -229,17 +229,36 @@ describe("prefix matching", () => {
     expect(ftsMatchCount(db, "full", '"common"', 11)).toBe(11);
     expect(ftsMatchCount(db, "full", '"common"', 1000)).toBe(30);
     expect(ftsMatchCount(db, "head", '"absent"', 1000)).toBe(0);
-    const trace: RetrievalTrace = { ms: {} };
-    retrieveCandidates(db, {
-      collection: "c",
-      prompt: "common words",
-      mode: "search",
-      poolSize: 5,
-      prefixBudget: 10,
-      trace,
+    const run = (mode: RetrievalMode, prefixBudget: number, pruneBudget?: number) => {
+      const trace: RetrievalTrace = { ms: {} };
+      retrieveCandidates(db, {
+        collection: "c",
+        prompt: "common words",
+        mode,
+        poolSize: 5,
+        prefixBudget,
+        pruneBudget,
+        trace,
+      });
+      return { postings: trace.postings, prefix: trace.prefix, pruned: trace.pruned };
+    };
+    // ranking every match (no pruning), the gate alone counts: it stops past its budget
+    expect(run("auto", 10, Number.POSITIVE_INFINITY)).toEqual({
+      postings: 11,
+      prefix: "off",
+      pruned: undefined,
     });
-    expect(trace.postings).toBe(11);
-    expect(trace.prefix).toBe("off");
+    expect(run("search", 10, Number.POSITIVE_INFINITY)).toEqual({
+      postings: 11,
+      prefix: "off",
+      pruned: undefined,
+    });
+    // pruning: both terms fit the prune budget (exact counts), more than the prefix budget
+    expect(run("auto", 10)).toEqual({ postings: 60, prefix: "off", pruned: undefined });
+    expect(run("search", 10)).toEqual({ postings: 60, prefix: "off", pruned: undefined });
+    // past the prune budget the second term only adds to the scores
+    expect(run("search", 10, 40)).toEqual({ postings: 30, prefix: "off", pruned: 1 });
+    expect(run("auto", 10, 40)).toEqual({ postings: 30, prefix: "off", pruned: 1 });
   });
 });
 

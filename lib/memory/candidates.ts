@@ -19,24 +19,25 @@ export type RetrievalMode = "auto" | "search";
 export const DEFAULT_WEIGHTS: [number, number, number] = [3, 2, 1];
 
 /**
- * Prefix matching ("retr" finds "retrieval") is tried first only when the query's terms are rare in
- * the whole store: their document frequencies (each counted no further than this) sum to at most
- * this many postings. Past it a prefix can stand for thousands of indexed words, and FTS5 merges all
- * their postings before it ranks anything; the exact terms go first and prefixes come in only when
- * they find fewer memories than the pool asks for. Below it, ranking is the same as with prefixes
- * always on (a small store, a query of rare words).
+ * Two budgets per index, in postings (a term's postings: the memories that hold it).
+ *
+ * prefix: prefix matching ("retr" finds "retrieval") is tried from the start only when the query's
+ * terms are rare in the collection: their document frequencies sum to at most this. Past it a prefix
+ * can stand for thousands of indexed words, and FTS5 merges all their postings before it ranks
+ * anything; the exact terms go first and prefixes come in only when they find fewer memories than the
+ * pool asks for. Below it, ranking is the same as with prefixes always on.
+ *
+ * prune: FTS5's bm25() costs about half a microsecond per memory it ranks, and it ranks every memory
+ * that holds a term. Past this many postings, the candidates are the memories holding at least one of
+ * the rarest terms (as many terms as fit, at least one), each still scored with every term.
+ *
+ * Measured with `npm run bench` (bench/memory-bench.ts): the share of the exact top 15 kept at
+ * 100,000 memories, and no loss on the example study or beir-synthetic pruned as hard.
  */
-export const PREFIX_POSTINGS_BUDGET = 2000;
-
-/**
- * Search mode ranks every memory that holds a query term, and FTS5's bm25() costs about half a
- * microsecond per match. When the query's terms are common (their postings in the collection sum past
- * this), the candidates are the memories holding at least one of the rarest terms (as many terms as
- * fit in this many postings, at least one), each still scored with every term. Measured with
- * `npm run bench` at 100,000 memories: about 98 % of the exact top 15 kept in about half the time; on
- * the example study and beir-synthetic, pruned as hard (6 % of the collection's size), no loss.
- */
-export const PRUNE_POSTINGS_BUDGET = 6000;
+export const POSTINGS_BUDGETS: Record<FtsIndex, { prefix: number; prune: number }> = {
+  full: { prefix: 2000, prune: 6000 },
+  head: { prefix: 200, prune: 2000 },
+};
 
 export type CandidateResult = { candidates: ScoredMemory[]; engine: "fts5" | "keyword" };
 
@@ -68,11 +69,11 @@ export function retrieveCandidates(
     poolSize: number;
     weights?: [number, number, number];
     /**
-     * PREFIX_POSTINGS_BUDGET unless given; a negative budget turns prefixes off altogether (no gate,
-     * no widening: the bench's "at scale" ranking, as a large store ranks a query of common terms)
+     * POSTINGS_BUDGETS' unless given; a negative prefix budget turns prefixes off altogether (no
+     * gate, no widening: the bench's "at scale" ranking, as a large store ranks a query of common
+     * terms); an infinite prune budget ranks every match (exact)
      */
     prefixBudget?: number;
-    /** search mode: PRUNE_POSTINGS_BUDGET unless given; Infinity ranks every match (exact) */
     pruneBudget?: number;
     trace?: RetrievalTrace;
   },
@@ -122,56 +123,47 @@ function ftsCandidates(
   const w = q.weights ?? DEFAULT_WEIGHTS;
   const weights = index === "head" ? [w[0], w[1]] : [...w];
   const limit = Math.max(1, q.poolSize);
-  const exact = buildMatchExpression(tokens, { prefix: false }) as string;
   const prefixed = buildMatchExpression(tokens) as string;
+  const exact = buildMatchExpression(tokens, { prefix: false }) as string;
   const top = (match: string) => ftsTopInRange(db, { index, match, range, weights, limit });
   if (trace) trace.index = index;
   lap("collection");
 
+  const prefixBudget = q.prefixBudget ?? POSTINGS_BUDGETS[index].prefix;
+  const pruneBudget = q.pruneBudget ?? POSTINGS_BUDGETS[index].prune;
+  const pruning = Number.isFinite(pruneBudget);
+  // prefixes change anything only for tokens of four characters or more
+  const prefixes = prefixBudget >= 0 && prefixed !== exact;
+  const setPath = (path: NonNullable<RetrievalTrace["prefix"]>) => {
+    if (trace) trace.prefix = path;
+  };
   let rows: RankedRowid[];
-  const budget = q.prefixBudget ?? PREFIX_POSTINGS_BUDGET;
-  const pruneBudget = q.pruneBudget ?? PRUNE_POSTINGS_BUDGET;
-  const prune = index === "full" && Number.isFinite(pruneBudget) ? pruneBudget : undefined;
-  // a query too costly to rank exactly is too costly for prefixes too
-  const gate = prune === undefined ? budget : Math.min(budget, prune);
-  // document frequencies in the collection, each counted no further than needed
-  const df = new Map<string, number>();
-  if (prune !== undefined) {
-    const cap = Math.max(gate, prune) + 1;
-    for (const token of tokens) df.set(token, ftsMatchCount(db, "full", `"${token}"`, cap, range));
+  let rare = false;
+  let exactTop = () => top(exact);
+  if (pruning) {
+    // which terms choose the candidates: the rarest, within the prune budget
+    const plan = planTerms(db, index, tokens, range, pruneBudget, prefixBudget);
     lap("counts");
+    if (trace) trace.postings = plan.postings;
+    // a query too costly to rank exactly is too costly for prefixes too
+    rare = prefixes && plan.common.length === 0 && plan.postings <= Math.min(prefixBudget, pruneBudget);
+    exactTop = () => prunedTop(top, limit, plan, trace);
+  } else if (prefixes) {
+    rare = termsAreRare(db, index, tokens, range, prefixBudget, trace);
+    lap("gate");
   }
-  const exactTop = () =>
-    prune === undefined
-      ? top(exact)
-      : prunedTop(db, { index, range, weights, limit, tokens, df, budget: prune, trace });
-  if (prefixed === exact || budget < 0) {
-    if (trace) trace.prefix = prefixed === exact ? "none" : "off";
-    rows = exactTop();
+  if (rare) {
+    setPath("rare");
+    rows = top(prefixed);
     lap("bm25");
   } else {
-    // the gate: are the query's terms rare in the collection? (each count stops past the budget)
-    let postings = 0;
-    for (const token of tokens) {
-      if (postings > gate) break;
-      const n = df.get(token) ?? ftsMatchCount(db, "full", `"${token}"`, gate + 1, range);
-      postings += Math.min(n, gate + 1);
-    }
-    if (trace) trace.postings = postings;
-    lap("gate");
-    if (postings <= gate) {
-      if (trace) trace.prefix = "rare";
+    setPath(prefixed === exact ? "none" : "off");
+    rows = exactTop();
+    lap("bm25");
+    if (prefixes && rows.length < limit) {
+      setPath("widened");
       rows = top(prefixed);
-      lap("bm25");
-    } else {
-      rows = exactTop();
-      lap("bm25");
-      if (trace) trace.prefix = "off";
-      if (rows.length < limit) {
-        if (trace) trace.prefix = "widened";
-        rows = top(prefixed);
-        lap("widen");
-      }
+      lap("widen");
     }
   }
 
@@ -200,47 +192,105 @@ function ftsCandidates(
   return out;
 }
 
+const phrase = (t: string) => `"${t}"`;
+const anyOf = (ts: string[]) => ts.map(phrase).join(" OR ");
+
 /**
- * Exact terms, pruned by document frequency: when the terms' postings in the collection sum past
- * `budget`, the candidates are the memories holding at least one of the rarest terms (as many as fit
- * in the budget, at least one), each scored with every term (two queries: E AND C, E NOT C, whose
- * bm25() sums the same phrases). Memories holding only common terms are left out; the rest rank as
- * the full query ranks them. Fewer candidates than the pool: the next term joins the rare ones.
+ * The prefix gate: are the query's terms rare in the collection? Their document frequencies in the
+ * mode's index, each counted no further than the budget + 1, summed until past the budget.
+ */
+function termsAreRare(
+  db: Db,
+  index: FtsIndex,
+  tokens: string[],
+  range: { lo: number; hi: number },
+  budget: number,
+  trace?: RetrievalTrace,
+): boolean {
+  let postings = 0;
+  for (const token of tokens) {
+    if (postings > budget) break;
+    postings += ftsMatchCount(db, index, phrase(token), budget + 1, range);
+  }
+  if (trace) trace.postings = postings;
+  return postings <= budget;
+}
+
+type TermPlan = {
+  /** the terms that choose the candidates (all of them when they fit in the budget) */
+  rare: string[];
+  /** the terms that only add to the candidates' scores */
+  common: string[];
+  /** postings of the rare terms (exact when there is no common term) */
+  postings: number;
+};
+
+/**
+ * The query's terms, rarest first: each one's document frequency in the collection (in the mode's
+ * index), counted no further than the budget + 1; the rarest join the terms that choose the candidates while their
+ * postings fit in the budget (the first always joins). Terms no memory of the collection holds are
+ * dropped (they score nothing). (Ordering by the head index's shorter postings would be cheaper, but a
+ * collection of title-less memories has none there: "error" would pass for the rarest word.)
+ */
+function planTerms(
+  db: Db,
+  index: FtsIndex,
+  tokens: string[],
+  range: { lo: number; hi: number },
+  budget: number,
+  prefixBudget: number,
+): TermPlan {
+  const cap = Math.max(budget, prefixBudget) + 1;
+  const df = new Map(tokens.map((t) => [t, ftsMatchCount(db, index, phrase(t), cap, range)]));
+  const order = tokens
+    .filter((t) => (df.get(t) ?? 0) > 0)
+    .sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0));
+  const rare: string[] = [];
+  const common: string[] = [];
+  let postings = 0;
+  for (const t of order) {
+    const n = df.get(t) ?? 0;
+    if (common.length === 0 && (rare.length === 0 || postings + n <= budget)) {
+      rare.push(t);
+      postings += n;
+    } else common.push(t);
+  }
+  return { rare, common, postings };
+}
+
+/**
+ * Exact terms, pruned by document frequency: the candidates are the memories holding at least one
+ * rare term, each scored with every term. Two queries whose bm25() knows every term's IDF: the rare
+ * terms alone (P: partial scores, which are the full ones for a memory holding no common term) and
+ * rare AND common (A: full scores). The top k is A's top k with P's memories that A does not list and
+ * that score at least A's k-th (those hold no common term: one that did would score less than its
+ * full score, which is at most A's k-th). A memory of the true top k is in P's top k, since fewer
+ * than k memories score more in full, hence fewer than k in part. Fewer than k candidates: the
+ * next common term joins the rare ones.
  */
 function prunedTop(
-  db: Db,
-  p: {
-    index: FtsIndex;
-    range: { lo: number; hi: number };
-    weights: number[];
-    limit: number;
-    tokens: string[];
-    df: Map<string, number>;
-    budget: number;
-    trace?: RetrievalTrace;
-  },
+  top: (match: string) => RankedRowid[],
+  limit: number,
+  plan: TermPlan,
+  trace?: RetrievalTrace,
 ): RankedRowid[] {
-  const top = (match: string) =>
-    ftsTopInRange(db, { index: p.index, match, range: p.range, weights: p.weights, limit: p.limit });
-  const live = p.tokens
-    .filter((t) => (p.df.get(t) ?? 0) > 0)
-    .sort((a, b) => (p.df.get(a) ?? 0) - (p.df.get(b) ?? 0));
-  const or = (ts: string[]) => ts.map((t) => `"${t}"`).join(" OR ");
-  if (live.length === 0) return [];
-  let e = 1;
-  let sum = p.df.get(live[0]) ?? 0;
-  while (e < live.length && sum + (p.df.get(live[e]) ?? 0) <= p.budget) sum += p.df.get(live[e++]) ?? 0;
-  for (; e < live.length; e++) {
-    const E = or(live.slice(0, e));
-    const C = or(live.slice(e));
-    const a = top(`(${E}) AND (${C})`);
-    const b = top(`(${E}) NOT (${C})`);
-    if (a.length + b.length >= p.limit) {
-      if (p.trace) p.trace.pruned = e;
-      return [...a, ...b].sort((x, y) => y.score - x.score || y.rowid - x.rowid).slice(0, p.limit);
+  const rare = [...plan.rare];
+  const common = [...plan.common];
+  if (rare.length === 0) return [];
+  while (common.length > 0) {
+    const partial = top(anyOf(rare));
+    if (partial.length >= limit) {
+      const full = top(`(${anyOf(rare)}) AND (${anyOf(common)})`);
+      const kth = full.length >= limit ? full[limit - 1].score : Number.NEGATIVE_INFINITY;
+      const listed = new Set(full.map((r) => r.rowid));
+      if (trace) trace.pruned = rare.length;
+      return [...full, ...partial.filter((r) => !listed.has(r.rowid) && r.score >= kth)]
+        .sort((x, y) => y.score - x.score || y.rowid - x.rowid)
+        .slice(0, limit);
     }
+    rare.push(common.shift() as string);
   }
-  return top(or(live));
+  return top(anyOf(rare));
 }
 
 /** What SQLite says when the build lacks FTS5 or the index table is gone. */

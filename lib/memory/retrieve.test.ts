@@ -149,7 +149,7 @@ describe("D4 fallback ladder", () => {
 
   const unavailable: [string, (db: ReturnType<typeof seedDb>) => void][] = [
     ["switched off (JURY_DISABLE_FTS5)", () => (process.env.JURY_DISABLE_FTS5 = "1")],
-    ["the index is missing", (db) => db.$client.exec("DROP TABLE memories_fts")],
+    ["the indexes are missing", (db) => db.$client.exec("DROP TABLE memories_fts; DROP TABLE memories_head")],
   ];
   for (const [how, makeUnavailable] of unavailable) {
     it(`5. FTS5 unavailable, ${how}: keyword scan, no judge`, async () => {
