@@ -308,6 +308,7 @@ async function profiled<T>(file: string | undefined, run: () => T): Promise<{ va
 
 // --- run ------------------------------------------------------------------------------------------
 const results: Record<string, unknown> = {};
+const loadAtStart = os.loadavg()[0];
 progress("memory bench: quality on the example study and beir-synthetic…");
 const quality: QualityRow[] = retrievalQuality();
 results.quality = quality;
@@ -399,11 +400,27 @@ const at = (n: number) =>
   retrieval[n] as Record<string, Mode> & { insert_ms: number } & ReturnType<typeof sizes>;
 const h100 = (results.hook as Record<number, { ratio: number }>)[100_000];
 const targets = [
-  { figure: "search p95 at 100,000 memories (ms)", value: at(100_000).search.after.p95_ms, target: 10 },
-  { figure: "auto p95 at 100,000 memories (ms)", value: at(100_000).auto.after.p95_ms, target: 5 },
-  { figure: "hook ÷ node -e 0 at 100,000 memories", value: h100.ratio, target: 1.3 },
+  {
+    figure: "search p95 at 100,000 memories (ms)",
+    value: at(100_000).search.after.p95_ms,
+    cpu: at(100_000).search.after.cpu_p95_ms,
+    target: 10,
+  },
+  {
+    figure: "auto p95 at 100,000 memories (ms)",
+    value: at(100_000).auto.after.p95_ms,
+    cpu: at(100_000).auto.after.cpu_p95_ms,
+    target: 5,
+  },
+  { figure: "hook ÷ node -e 0 at 100,000 memories", value: h100.ratio, cpu: undefined, target: 1.3 },
 ].map((t) => ({ ...t, pass: t.value <= t.target }));
 results.targets = targets;
+results.machine = {
+  cpus: os.cpus().length,
+  node: process.version,
+  load_average_start: round(loadAtStart),
+  load_average_end: round(os.loadavg()[0]),
+};
 if (profileTop) results.cpu_profile = { file: profileFile, top_self_time: profileTop };
 
 if (json) console.log(JSON.stringify(results, null, 2));
@@ -468,9 +485,11 @@ else {
     console.log(
       `  ${n.toLocaleString("en-US").padStart(7)} memories: jury memory retrieve ${hk[n].median_ms.toFixed(1)} ms · node -e 0 ${hk[n].node_e0_median_ms.toFixed(1)} ms · ratio ${hk[n].ratio.toFixed(2)}`,
     );
-  console.log("\nTargets (issue 15):");
+  console.log(
+    `\nTargets (issue 15; wall time, CPU time for comparison; load average ${os.loadavg()[0].toFixed(1)}):`,
+  );
   for (const t of targets)
     console.log(
-      `  ${t.figure.padEnd(40)} ${String(t.value).padStart(7)}  target ≤ ${t.target}  ${t.pass ? "PASS" : "MISS"}`,
+      `  ${t.figure.padEnd(40)} ${String(t.value).padStart(7)}${t.cpu === undefined ? "" : ` (CPU ${t.cpu})`}  target ≤ ${t.target}  ${t.pass ? "PASS" : "MISS"}`,
     );
 }
