@@ -113,16 +113,6 @@ export function countMemories(db: Db, collection?: string): number {
   ) as number;
 }
 
-export function listCollections(db: Db): { collection: string; memories: number }[] {
-  return stmt(
-    db,
-    "select collection, count(*) as memories from memories group by collection order by collection",
-  ).all() as {
-    collection: string;
-    memories: number;
-  }[];
-}
-
 export function getMemories(db: Db, collection: string, ids: string[]): MemoryRow[] {
   if (ids.length === 0) return [];
   const rows = db.$client
