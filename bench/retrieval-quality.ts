@@ -3,9 +3,9 @@
 // database of its own. Before: the old query (legacy-retrieval.ts). After: retrieveCandidates as
 // shipped, and "at scale": how it ranks a query whose terms are common in a large store: prefixes
 // off (prefixBudget −1: there the exact terms find more memories than asked for, so prefixes never
-// come in) and pruned by document frequency as hard as at 100,000 memories (search mode's budget,
+// come in) and search mode pruned by document frequency as hard as at 100,000 memories (its budget,
 // 6,000 postings, is 6 % of that store: 3 postings for the study's 54 memories, 90 for
-// beir-synthetic's 1,500; auto mode's 2,000 is 2 %). nDCG@10, R@100 and R@1000 come from depth-1000 runs (as the README's and
+// beir-synthetic's 1,500; auto mode does not prune). nDCG@10, R@100 and R@1000 come from depth-1000 runs (as the README's and
 // beir-synthetic.test.ts's figures do); nDCG@10 and P@3 also from the hook's pool of 15, where
 // pruning shows (at depth 1000 too few memories hold the rare terms, and every term chooses). Means
 // over queries with 95 % bootstrap intervals; the paired difference after − before with its interval
@@ -52,8 +52,10 @@ const after =
     retrieveCandidates(db, { collection, prompt, mode, poolSize, prefixBudget, pruneBudget }).candidates;
 
 /** The prune budget as a share of the bench's 100,000 memories: "at scale" prunes as hard. */
-const scaledPrune = (mode: RetrievalMode, memories: number) =>
-  Math.round((POSTINGS_BUDGETS[mode === "auto" ? "head" : "full"].prune / 100_000) * memories);
+const scaledPrune = (mode: RetrievalMode, memories: number) => {
+  const budget = POSTINGS_BUDGETS[mode === "auto" ? "head" : "full"].prune;
+  return Number.isFinite(budget) ? Math.round((budget / 100_000) * memories) : budget;
+};
 
 function runOf(db: Db, collection: string, mode: RetrievalMode, depth: number, r: Retriever): Run {
   const run: Run = new Map();
@@ -159,7 +161,7 @@ const signed = (x: number) => `${x >= 0 ? "+" : "−"}${f3(Math.abs(x))}`;
 
 export function printQuality(rows: QualityRow[]): void {
   console.log(
-    "Retrieval quality, before (old query) → after (as shipped; and at scale: exact terms only, pruned as at 100,000), 95 % bootstrap intervals over queries",
+    "Retrieval quality, before (old query) → after (as shipped; and at scale: exact terms only, search pruned as at 100,000), 95 % bootstrap intervals over queries",
   );
   console.log(
     `  ${"collection".padEnd(15)}${"mode".padEnd(7)}${"ranking".padEnd(9)}${"metric".padEnd(19)}${"before".padEnd(22)}${"after".padEnd(22)}${"after − before".padEnd(26)}${"p".padEnd(7)}${"changed".padEnd(9)}n`,
