@@ -1,11 +1,13 @@
 // Retrieval quality before and after issue 15, on the example study (54 memories, 20 hand-labelled
 // queries) and on examples/beir-synthetic (1,500 generated documents, 50 test queries), each in a
 // database of its own. Before: the old query (legacy-retrieval.ts). After: retrieveCandidates as
-// shipped, and "at scale": how it ranks a query whose terms are common in a large store: prefixes
-// off (prefixBudget −1: there the exact terms find more memories than asked for, so prefixes never
-// come in) and search mode pruned by document frequency as hard as at 100,000 memories (its budget,
-// 6,000 postings, is 6 % of that store: 3 postings for the study's 54 memories, 90 for
-// beir-synthetic's 1,500; auto mode does not prune). nDCG@10, R@100 and R@1000 come from depth-1000 runs (as the README's and
+// shipped; "at scale": how it ranks a query whose terms are common in a large store: prefixes off
+// (prefixBudget −1: there the exact terms find more memories than asked for, so prefixes never come
+// in) and search mode pruned by document frequency as hard as at 100,000 memories (its budget, 6,000
+// postings, is 6 % of that store: 3 postings for the study's 54 memories, 90 for beir-synthetic's
+// 1,500; auto mode does not prune); "hard": search mode pruned to the rarest term alone (budget 0),
+// which shows the measurement can see a loss (why the budget never falls below 6 % of the
+// collection: PRUNE_SHARE). nDCG@10, R@100 and R@1000 come from depth-1000 runs (as the README's and
 // beir-synthetic.test.ts's figures do); nDCG@10 and P@3 also from the hook's pool of 15, where
 // pruning shows (at depth 1000 too few memories hold the rare terms, and every term chooses). Means
 // over queries with 95 % bootstrap intervals; the paired difference after − before with its interval
@@ -25,7 +27,7 @@ import { legacyCandidates } from "./legacy-retrieval";
 export type QualityRow = {
   collection: string;
   mode: RetrievalMode;
-  variant: "shipped" | "at_scale";
+  variant: "shipped" | "at_scale" | "hard";
   metric: string;
   n: number;
   before: MeanCI;
@@ -137,9 +139,13 @@ export function retrievalQuality(): QualityRow[] {
             `at_scale@${depth}`,
             runOf(db, set.collection, mode, depth, after(-1, scaledPrune(mode, memories))),
           );
+          if (mode === "search")
+            runs.set(`hard@${depth}`, runOf(db, set.collection, mode, depth, after(-1, 0)));
         }
-        for (const variant of ["shipped", "at_scale"] as const)
-          for (const m of METRICS)
+        for (const variant of ["shipped", "at_scale", "hard"] as const)
+          for (const m of METRICS) {
+            // pruned hard: only where pruning shows (search mode, the hook's pool)
+            if (variant === "hard" && (mode !== "search" || m.depth !== 15)) continue;
             rows.push({
               collection: set.collection,
               mode,
@@ -147,6 +153,7 @@ export function retrievalQuality(): QualityRow[] {
               metric: m.metric,
               ...compare(qrels, runs, "before", variant, m),
             });
+          }
       }
       db.$client.close();
     }
@@ -164,13 +171,13 @@ export function printQuality(rows: QualityRow[]): void {
     "Retrieval quality, before (old query) → after (as shipped; and at scale: exact terms only, search pruned as at 100,000), 95 % bootstrap intervals over queries",
   );
   console.log(
-    `  ${"collection".padEnd(15)}${"mode".padEnd(7)}${"ranking".padEnd(9)}${"metric".padEnd(19)}${"before".padEnd(22)}${"after".padEnd(22)}${"after − before".padEnd(26)}${"p".padEnd(7)}${"changed".padEnd(9)}n`,
+    `  ${"collection".padEnd(15)}${"mode".padEnd(7)}${"ranking".padEnd(9)}${"metric".padEnd(19)}${"before".padEnd(22)}${"after".padEnd(22)}${"after − before".padEnd(32)}${"p".padEnd(7)}${"changed".padEnd(9)}n`,
   );
   for (const r of rows) {
     const ci = (c: MeanCI) => `${f3(c.mean)} [${f3(c.low)}, ${f3(c.high)}]`;
     const significantLoss = r.diff.high < 0;
     console.log(
-      `  ${r.collection.padEnd(15)}${r.mode.padEnd(7)}${(r.variant === "shipped" ? "shipped" : "at scale").padEnd(9)}${r.metric.padEnd(19)}${ci(r.before).padEnd(22)}${ci(r.after).padEnd(22)}${`${signed(r.diff.mean)} [${signed(r.diff.low)}, ${signed(r.diff.high)}]${significantLoss ? " LOSS" : ""}`.padEnd(26)}${r.p.toFixed(3).padEnd(7)}${String(r.changed).padEnd(9)}${r.n}`,
+      `  ${r.collection.padEnd(15)}${r.mode.padEnd(7)}${({ shipped: "shipped", at_scale: "at scale", hard: "hard" } as const)[r.variant].padEnd(9)}${r.metric.padEnd(19)}${ci(r.before).padEnd(22)}${ci(r.after).padEnd(22)}${`${signed(r.diff.mean)} [${signed(r.diff.low)}, ${signed(r.diff.high)}]${significantLoss ? " LOSS" : ""}`.padEnd(32)}${r.p.toFixed(3).padEnd(7)}${String(r.changed).padEnd(9)}${r.n}`,
     );
   }
 }

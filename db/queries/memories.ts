@@ -57,6 +57,17 @@ export function collectionRange(db: Db, collection: string): { lo: number; hi: n
   return id === undefined ? undefined : { lo: id * COLLECTION_SPAN, hi: (id + 1) * COLLECTION_SPAN };
 }
 
+/**
+ * How many memories the collection has held at most: its highest sequence number (one per insert;
+ * deletions are not subtracted). One index seek, unlike count(*).
+ */
+export function collectionSizeBound(db: Db, range: { lo: number; hi: number }): number {
+  const max = stmt(db, "select max(rowid) from memories where rowid >= ? and rowid < ?")
+    .pluck()
+    .get(range.lo, range.hi) as number | null;
+  return max === null ? 0 : max - range.lo;
+}
+
 /** Inserts or updates memories in one transaction; the FTS indexes follow through triggers. */
 export function upsertMemories(db: Db, collection: string, items: MemoryInput[]): number {
   const s = stmt(
@@ -75,10 +86,7 @@ export function upsertMemories(db: Db, collection: string, items: MemoryInput[])
       const range = collectionRange(db, collection);
       if (!range) throw new Error(`memory_collections has no row for "${collection}"`);
       // the next free sequence number (an update leaves its number unused: the range holds 2^32)
-      let next =
-        ((stmt(db, "select max(rowid) from memories where rowid >= ? and rowid < ?")
-          .pluck()
-          .get(range.lo, range.hi) as number | null) ?? range.lo) + 1;
+      let next = range.lo + collectionSizeBound(db, range) + 1;
       for (const m of items) {
         s.run({
           rowid: next++,

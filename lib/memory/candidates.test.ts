@@ -5,6 +5,7 @@ import { createDb, defaultMigrationsFolder } from "@/db/client";
 import {
   COLLECTION_SPAN,
   collectionRange,
+  collectionSizeBound,
   deleteMemory,
   ftsMatchCount,
   type MemoryInput,
@@ -107,6 +108,18 @@ describe("a collection's rowid range", () => {
       });
     }
     expect(collectionRange(db, "never")).toBeUndefined();
+  });
+
+  it("bounds the collection's size by its highest sequence number (one seek)", () => {
+    const { db } = tempDb();
+    upsertMemories(db, "c", [mem("a", "x"), mem("b", "y"), mem("c", "z")]);
+    upsertMemories(db, "c", [mem("a", "x again")]); // an update takes no new number
+    deleteMemory(db, "c", "b");
+    const range = collectionRange(db, "c");
+    expect(range && collectionSizeBound(db, range)).toBe(3);
+    upsertMemories(db, "d", [mem("a", "x")]);
+    const d = collectionRange(db, "d");
+    expect(d && collectionSizeBound(db, d)).toBe(1);
   });
 
   it("refuses a row inserted or moved outside its collection's range", () => {

@@ -1,6 +1,7 @@
 import {
   allMemories,
   collectionRange,
+  collectionSizeBound,
   type FtsIndex,
   ftsMatchCount,
   ftsTopInRange,
@@ -34,13 +35,16 @@ export const DEFAULT_WEIGHTS: [number, number, number] = [3, 2, 1];
  * about what pruning saves, so the hook ranks every match.
  *
  * Measured with `npm run bench` (bench/memory-bench.ts) at 100,000 memories: search mode keeps about
- * 98 % of the exact top 15 in about 60 % of the time; on the example study and beir-synthetic, pruned
- * as hard, no loss.
+ * 98 % of the exact top 15 in half the time; on the example study and beir-synthetic, pruned as hard
+ * (a budget of 6 % of the collection's size), no loss; pruned harder (the rarest term alone), a loss
+ * on beir-synthetic. So the budget is never less than PRUNE_SHARE of the collection's size: a million
+ * memories are pruned no harder than 100,000, and pay for it in time.
  */
 export const POSTINGS_BUDGETS: Record<FtsIndex, { prefix: number; prune: number }> = {
   full: { prefix: 2000, prune: 6000 },
   head: { prefix: 200, prune: Number.POSITIVE_INFINITY },
 };
+export const PRUNE_SHARE = 0.06;
 
 export type CandidateResult = { candidates: ScoredMemory[]; engine: "fts5" | "keyword" };
 
@@ -72,9 +76,10 @@ export function retrieveCandidates(
     poolSize: number;
     weights?: [number, number, number];
     /**
-     * POSTINGS_BUDGETS' unless given; a negative prefix budget turns prefixes off altogether (no
-     * gate, no widening: the bench's "at scale" ranking, as a large store ranks a query of common
-     * terms); an infinite prune budget ranks every match (exact)
+     * POSTINGS_BUDGETS' unless given (the prune budget at least PRUNE_SHARE of the collection's size);
+     * a negative prefix budget turns prefixes off altogether (no gate, no widening: the bench's "at
+     * scale" ranking, as a large store ranks a query of common terms); an infinite prune budget ranks
+     * every match (exact)
      */
     prefixBudget?: number;
     pruneBudget?: number;
@@ -133,7 +138,13 @@ function ftsCandidates(
   lap("collection");
 
   const prefixBudget = q.prefixBudget ?? POSTINGS_BUDGETS[index].prefix;
-  const pruneBudget = q.pruneBudget ?? POSTINGS_BUDGETS[index].prune;
+  // the prune budget grows with the collection: never harder than the share measured without loss
+  const basePrune = POSTINGS_BUDGETS[index].prune;
+  const pruneBudget =
+    q.pruneBudget ??
+    (Number.isFinite(basePrune)
+      ? Math.max(basePrune, Math.ceil(PRUNE_SHARE * collectionSizeBound(db, range)))
+      : basePrune);
   const pruning = Number.isFinite(pruneBudget);
   // prefixes change anything only for tokens of four characters or more
   const prefixes = prefixBudget >= 0 && prefixed !== exact;
