@@ -54,10 +54,8 @@ const after =
     retrieveCandidates(db, { collection, prompt, mode, poolSize, prefixBudget, pruneBudget }).candidates;
 
 /** The prune budget as a share of the bench's 100,000 memories: "at scale" prunes as hard. */
-const scaledPrune = (mode: RetrievalMode, memories: number) => {
-  const budget = POSTINGS_BUDGETS[mode === "auto" ? "head" : "full"].prune;
-  return Number.isFinite(budget) ? Math.round((budget / 100_000) * memories) : budget;
-};
+const scaledPrune = (mode: RetrievalMode, memories: number) =>
+  Math.round(POSTINGS_BUDGETS[mode === "auto" ? "head" : "full"].pruneShare * memories);
 
 function runOf(db: Db, collection: string, mode: RetrievalMode, depth: number, r: Retriever): Run {
   const run: Run = new Map();

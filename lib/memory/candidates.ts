@@ -29,22 +29,20 @@ export const DEFAULT_WEIGHTS: [number, number, number] = [3, 2, 1];
  * pool asks for. Below it, ranking is the same as with prefixes always on.
  *
  * prune: FTS5's bm25() costs about half a microsecond per memory it ranks, and it ranks every memory
- * that holds a term. Past this many postings, the candidates are the memories holding at least one of
- * the rarest terms (as many terms as fit, at least one), each still scored with every term.
- * Search mode only: auto mode's index (title and tags) has short postings, and counting them costs
- * about what pruning saves, so the hook ranks every match.
+ * that holds a term. Past this many postings (or pruneShare of the collection's size, if more), the
+ * candidates are the memories holding at least one of the rarest terms (as many terms as fit, at
+ * least one), each still scored with every term.
  *
  * Measured with `npm run bench` (bench/memory-bench.ts) at 100,000 memories: search mode keeps about
- * 98 % of the exact top 15 in half the time; on the example study and beir-synthetic, pruned as hard
- * (a budget of 6 % of the collection's size), no loss; pruned harder (the rarest term alone), a loss
- * on beir-synthetic. So the budget is never less than PRUNE_SHARE of the collection's size: a million
+ * 98 % of the exact top 15 in half the time, auto mode about 99 % in three quarters of it; on the
+ * example study and beir-synthetic, pruned as hard (the share of the collection's size), no loss;
+ * pruned harder (the rarest term alone), a loss on beir-synthetic. Hence the share: a million
  * memories are pruned no harder than 100,000, and pay for it in time.
  */
-export const POSTINGS_BUDGETS: Record<FtsIndex, { prefix: number; prune: number }> = {
-  full: { prefix: 2000, prune: 6000 },
-  head: { prefix: 200, prune: Number.POSITIVE_INFINITY },
+export const POSTINGS_BUDGETS: Record<FtsIndex, { prefix: number; prune: number; pruneShare: number }> = {
+  full: { prefix: 2000, prune: 6000, pruneShare: 0.06 },
+  head: { prefix: 200, prune: 2000, pruneShare: 0.02 },
 };
-export const PRUNE_SHARE = 0.06;
 
 export type CandidateResult = { candidates: ScoredMemory[]; engine: "fts5" | "keyword" };
 
@@ -137,14 +135,14 @@ function ftsCandidates(
   if (trace) trace.index = index;
   lap("collection");
 
-  const prefixBudget = q.prefixBudget ?? POSTINGS_BUDGETS[index].prefix;
+  const budgets = POSTINGS_BUDGETS[index];
+  const prefixBudget = q.prefixBudget ?? budgets.prefix;
   // the prune budget grows with the collection: never harder than the share measured without loss
-  const basePrune = POSTINGS_BUDGETS[index].prune;
   const pruneBudget =
     q.pruneBudget ??
-    (Number.isFinite(basePrune)
-      ? Math.max(basePrune, Math.ceil(PRUNE_SHARE * collectionSizeBound(db, range)))
-      : basePrune);
+    (Number.isFinite(budgets.prune)
+      ? Math.max(budgets.prune, Math.ceil(budgets.pruneShare * collectionSizeBound(db, range)))
+      : budgets.prune);
   const pruning = Number.isFinite(pruneBudget);
   // prefixes change anything only for tokens of four characters or more
   const prefixes = prefixBudget >= 0 && prefixed !== exact;
