@@ -24,6 +24,7 @@ import { defaultEvalJudges } from "../settings/criteria-panels";
 import { readSettings } from "../settings/store";
 import { effectiveCriteria, loadSuite } from "../suites/load-suite";
 import { createProgressBar } from "./progress-bar";
+import { formatVerdictTable } from "./verdict-table";
 
 export const EVAL_HELP = `Usage: jury eval <suite-dir> [options]
        jury eval --resume <run-id>
@@ -265,54 +266,16 @@ function printSummary(
   samples: { costUsd: number }[],
   unpriced: string[],
 ): void {
-  const rows = [
-    ["case", "criterion", "score", "threshold", "result", "judges", "samples", "consensus", "review"],
-  ];
-  for (const c of cases) {
-    for (const r of results.filter((x) => x.caseId === c.caseId)) {
-      const d = r.data;
-      const cov = d.coverage;
-      rows.push([
-        c.caseId,
-        r.criterionId,
-        r.finalScore === null ? "—" : r.finalScore.toFixed(2),
-        String(d.threshold),
-        d.error ? `FAIL (${d.error})` : r.passed ? "pass" : "FAIL",
-        cov && d.criterion_type === "llm" ? `${cov.judges_answered} of ${cov.judges_asked}` : "",
-        cov
-          ? `${cov.samples_answered} of ${cov.samples_asked}${cov.samples_failed ? ` (${cov.samples_failed} failed)` : ""}`
-          : "",
-        d.agreement === "deterministic" ? "" : (d.agreement ?? r.consensusLevel ?? "—"),
-        [r.flagForReview ? "flag" : "", d.straddles_threshold ? "straddles" : ""].filter(Boolean).join(",") ||
-          "",
-      ]);
-    }
-  }
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const lines = rows.map((r) =>
-    r
-      .map((cell, i) => cell.padEnd(widths[i]))
-      .join("  ")
-      .trimEnd(),
-  );
-  lines.splice(1, 0, widths.map((w) => "-".repeat(w)).join("  "));
-  const passed = results.filter((r) => r.passed).length;
-  const out = [
-    lines.join("\n"),
-    "",
-    `run ${runId} ${statusLabel(status)}: ${passed} of ${results.length} case × criterion verdicts passed`,
-    `coverage: ${coverageText(coverage)}`,
-    `cost: ${costText(samples, unpriced)}`,
-  ];
+  // the same table `jury runs show` prints
+  const head = formatVerdictTable(runId, status, cases, results);
+  const out = [`coverage: ${coverageText(coverage)}`, `cost: ${costText(samples, unpriced)}`];
   if (failures.length) {
     out.push("failures (by judge and kind):");
     for (const f of failures)
       out.push(`  ${f.judge}  ${f.kind}  ×${f.count}  e.g. ${f.example.slice(0, 160)}`);
   }
-  process.stdout.write(`${out.join("\n")}\n`);
+  process.stdout.write(`${head}${out.join("\n")}\n`);
 }
-
-const statusLabel = (s: string) => s.replaceAll("_", " ");
 
 /** "$0.0123", or with judges that have no price "$0.0123 + unpriced (local:b)": never $0 for an unknown cost. */
 function costText(samples: { costUsd: number }[], unpriced: string[]): string {
