@@ -1,5 +1,5 @@
-import type { Statement } from "better-sqlite3";
 import type { Db } from "../client";
+import { stmt } from "./statements";
 
 /**
  * A person's labels on a run's verdicts (case × criterion): pass/fail, and a score on the
@@ -27,21 +27,6 @@ export type VerdictLabelHistoryEntry = VerdictLabelKey & {
   labeller: string | null;
   at: Date;
 };
-
-const cache = new WeakMap<object, Map<string, Statement>>();
-function stmt(db: Db, sql: string): Statement {
-  let m = cache.get(db.$client);
-  if (!m) {
-    m = new Map();
-    cache.set(db.$client, m);
-  }
-  let s = m.get(sql);
-  if (!s) {
-    s = db.$client.prepare(sql);
-    m.set(sql, s);
-  }
-  return s;
-}
 
 const bool = (v: number | null): boolean | null => (v === null ? null : v !== 0);
 

@@ -1,5 +1,5 @@
-import type { Database, Statement } from "better-sqlite3";
 import type { SqlDb as Db } from "../sqlite";
+import { stmt } from "./statements";
 
 export type MemoryInput = {
   memoryId: string;
@@ -25,21 +25,6 @@ function safeTags(json: string): string[] {
   } catch {
     return [];
   }
-}
-
-const cache = new WeakMap<Database, Map<string, Statement>>();
-function stmt(db: Db, sql: string): Statement {
-  let m = cache.get(db.$client);
-  if (!m) {
-    m = new Map();
-    cache.set(db.$client, m);
-  }
-  let s = m.get(sql);
-  if (!s) {
-    s = db.$client.prepare(sql);
-    m.set(sql, s);
-  }
-  return s;
 }
 
 /**

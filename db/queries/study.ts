@@ -1,5 +1,5 @@
-import type { Statement } from "better-sqlite3";
 import type { Db } from "../client";
+import { stmt } from "./statements";
 
 /**
  * A study's queries, its ground truth and where each label came from.
@@ -36,21 +36,6 @@ export type HistoryEntry = {
   source: AnnotationSource | "undo";
   at: Date;
 };
-
-const cache = new WeakMap<object, Map<string, Statement>>();
-function stmt(db: Db, sql: string): Statement {
-  let m = cache.get(db.$client);
-  if (!m) {
-    m = new Map();
-    cache.set(db.$client, m);
-  }
-  let s = m.get(sql);
-  if (!s) {
-    s = db.$client.prepare(sql);
-    m.set(sql, s);
-  }
-  return s;
-}
 
 // ─── Queries ─────────────────────────────────────────────────────────────────
 
