@@ -114,15 +114,24 @@ export function listActiveJobs(db: Db): Job[] {
     .all();
 }
 
-/** Marks a job whose owner died as interrupted, unless someone claimed it meanwhile (CAS on the token). */
+/**
+ * Settles a job whose owner died, unless someone claimed it meanwhile (CAS on the token): interrupted,
+ * or the status its work already reached when the owner died after the work's last write.
+ */
 export function casInterruptJob(
   db: Db,
-  { id, expectedToken, error, now }: { id: string; expectedToken: string | null; error: string; now: Date },
+  {
+    id,
+    expectedToken,
+    error,
+    now,
+    status = "interrupted",
+  }: { id: string; expectedToken: string | null; error: string | null; now: Date; status?: JobStatus },
 ): boolean {
   const r = db
     .update(jobs)
     .set({
-      status: "interrupted",
+      status,
       error,
       finishedAt: now,
       ownerPid: null,

@@ -1,7 +1,7 @@
 import type { Db } from "@/db/client";
-import { finishExperiment } from "@/db/queries/experiments";
-import { markInterruptedRuns, setRunStatus } from "@/db/queries/runs";
-import type { Job } from "@/db/schema";
+import { finishExperiment, getExperiment } from "@/db/queries/experiments";
+import { getRunById, markInterruptedRuns, setRunStatus } from "@/db/queries/runs";
+import type { Job, JobStatus, RunStatus } from "@/db/schema";
 import { isPidAlive, recoverStaleJobs } from "./runner";
 
 /**
@@ -23,12 +23,40 @@ function markWorkInterrupted(db: Db, job: Job): void {
   }
 }
 
+/** The job status a finished run or experiment stands for; null while its work is unfinished. */
+function jobStatusOf(status: RunStatus | undefined): JobStatus | null {
+  switch (status) {
+    case "done":
+    case "done_with_failures": // the job did its work; the samples say which failed
+      return "done";
+    case "failed":
+    case "cancelled":
+      return status;
+    default:
+      return null;
+  }
+}
+
+/** What the job's work already reached: a kill after the work's last write must not undo it. */
+function finishedAs(db: Db, job: Job): JobStatus | null {
+  switch (job.kind) {
+    case "run":
+      return jobStatusOf(getRunById(db, { id: job.id })?.status);
+    case "experiment":
+      return jobStatusOf(getExperiment(db, job.id)?.status);
+    case "review":
+      return null;
+  }
+}
+
 /**
  * Recovers jobs whose owner died. Called at server start and then on a timer in the server
  * process (instrumentation.ts), never from a page render.
  */
 export function recoverJobs(db: Db): number {
-  const recovered = recoverStaleJobs(db, (job) => markWorkInterrupted(db, job));
+  const recovered = recoverStaleJobs(db, (job) => markWorkInterrupted(db, job), {
+    finishedAs: (job) => finishedAs(db, job),
+  });
   // runs started before jobs existed have only their owner pid
   const legacy = markInterruptedRuns(db, isPidAlive);
   return recovered.length + legacy;

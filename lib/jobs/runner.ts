@@ -207,17 +207,25 @@ export async function runJob(
 
 /**
  * At start-up (never during a page render): jobs whose owner died are marked interrupted, and
- * `onInterrupted` updates what the job worked on (the run, the experiment).
+ * `onInterrupted` updates what the job worked on (the run, the experiment). When `finishedAs` says the
+ * work itself already finished (the owner died between the work's last write and the job's), the job
+ * takes that status instead and `onInterrupted` is not called.
  */
 export function recoverStaleJobs(
   db: Db,
   onInterrupted: (job: Job) => void,
-  opts: { staleMs?: number } = {},
+  opts: { staleMs?: number; finishedAs?: (job: Job) => JobStatus | null } = {},
 ): Job[] {
   const out: Job[] = [];
   const now = new Date();
   for (const job of listActiveJobs(db)) {
     if (job.status !== "running" || ownerIsAlive(job, now.getTime(), opts.staleMs)) continue;
+    const finished = opts.finishedAs?.(job) ?? null;
+    if (finished) {
+      if (casInterruptJob(db, { id: job.id, expectedToken: job.ownerToken, error: null, now, status: finished }))
+        out.push(job);
+      continue;
+    }
     const error = `The process working it (${describeOwner(job, now.getTime())}) stopped before it finished.`;
     if (casInterruptJob(db, { id: job.id, expectedToken: job.ownerToken, error, now })) {
       onInterrupted(job);

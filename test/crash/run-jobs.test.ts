@@ -1,11 +1,13 @@
 // A run is a job: one live owner at a time (two resumes never pay twice), and a failed write stops
 // the run's calls and is recorded on the job, never as a judge's error; a resume then finishes it.
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createDb } from "@/db/client";
 import { getJob } from "@/db/queries/jobs";
 import { getRunById, getRunSamples } from "@/db/queries/runs";
 import { loadCriteria } from "@/lib/criteria/registry";
+import { recoverJobs } from "@/lib/jobs/recover";
 import { executeRun } from "@/lib/runs/execute-run";
 import { createRun } from "@/lib/runs/plan-run";
 import { writeSettings } from "@/lib/settings/store";
@@ -103,6 +105,24 @@ it("a failed write stops the run's calls, is recorded on the job, and a resume f
   const all = getRunSamples(f.db, { runId });
   expect(all).toHaveLength(tasks);
   expect(all.filter((s) => s.error)).toEqual([]);
+  expect(getJob(f.db, { id: runId })?.status).toBe("done");
+  f.db.$client.close();
+});
+
+it("a kill between the run's last write and the job's: recovery never turns a finished run into an interrupted one", async () => {
+  const f = fixture(1);
+  const runId = await createRun(f.db, loadSuite(f.suiteDir), f.registry, options(2));
+  const settings = settingsFor(server.baseURL);
+  expect(await executeRun(f.db, runId, { settings, registry: f.registry })).toBe("done");
+  // as if SIGKILLed after the run row said done and before the job row did: a dead owner's job
+  const deadPid = 2 ** 22 + 1234; // above any pid_max: never alive
+  f.db.$client
+    .prepare(
+      "update jobs set status = 'running', owner_pid = ?, owner_host = ?, owner_token = 'dead', heartbeat_at = ?, finished_at = null where id = ?",
+    )
+    .run(deadPid, os.hostname(), Date.now() - 60_000, runId);
+  expect(recoverJobs(f.db)).toBe(1);
+  expect(getRunById(f.db, { id: runId })?.status).toBe("done");
   expect(getJob(f.db, { id: runId })?.status).toBe("done");
   f.db.$client.close();
 });
