@@ -222,7 +222,9 @@ export function recoverStaleJobs(
     if (job.status !== "running" || ownerIsAlive(job, now.getTime(), opts.staleMs)) continue;
     const finished = opts.finishedAs?.(job) ?? null;
     if (finished) {
-      if (casInterruptJob(db, { id: job.id, expectedToken: job.ownerToken, error: null, now, status: finished }))
+      if (
+        casInterruptJob(db, { id: job.id, expectedToken: job.ownerToken, error: null, now, status: finished })
+      )
         out.push(job);
       continue;
     }
