@@ -291,7 +291,7 @@ function statements(db: Db) {
     ),
   };
   // one commit per judgment: the sample, its task's status and the cached response together
-  const record = c.transaction((s: SampleWrite, cache?: CacheWrite): boolean => {
+  const recordOne = (s: SampleWrite, cache?: CacheWrite): boolean => {
     if (st.finishTask.run(s.error ? "error" : "done", s.taskId).changes === 0) return false;
     st.insertSample.run({
       ...s,
@@ -301,8 +301,13 @@ function statements(db: Db) {
     });
     if (cache) st.putCache.run(cache.key, cache.text, cache.inputTokens, cache.outputTokens, Date.now());
     return true;
-  });
-  return { ...st, record };
+  };
+  const record = c.transaction(recordOne);
+  // several judgments in one commit, each with its task's status and its cached response
+  const recordMany = c.transaction((items: readonly SampleRecord[]): boolean[] =>
+    items.map((i) => recordOne(i.sample, i.cache)),
+  );
+  return { ...st, record, recordMany };
 }
 const prepared = new WeakMap<Db, ReturnType<typeof statements>>();
 function stmts(db: Db) {
@@ -328,6 +333,16 @@ type CacheWrite = { key: string; text: string; inputTokens: number; outputTokens
  */
 export function recordSample(db: Db, s: SampleWrite, cache?: CacheWrite): boolean {
   return stmts(db).record(s, cache);
+}
+
+export type SampleRecord = { sample: SampleWrite; cache?: CacheWrite };
+
+/**
+ * Records several finished tasks in one commit (each as recordSample does); says for each whether it
+ * was written. If the commit fails, nothing of it is stored and the error is thrown.
+ */
+export function recordSamples(db: Db, items: readonly SampleRecord[]): boolean[] {
+  return stmts(db).recordMany(items);
 }
 
 export function getCachedResponse(

@@ -6,6 +6,7 @@ import {
   deterministicTimeoutMs,
   LogicPool,
   projectLogicWorker,
+  sharedLogicPool,
 } from "./worker-pool";
 
 const CATASTROPHIC = { pattern: "^(a+)+$", regex: true };
@@ -155,6 +156,27 @@ describe("LogicPool", () => {
     await p.close();
     expect(((await stuck) as Error).message).toMatch(/closed/);
     await expect(p.run(test("short", "lengthOk"))).rejects.toThrow(/closed/);
+  });
+});
+
+describe("the shared pool", () => {
+  it("one per bundle and time limit; its worker serves task after task and is ended once idle", async () => {
+    const a = sharedLogicPool(TEST_LOGIC_WORKER, 700);
+    expect(sharedLogicPool(TEST_LOGIC_WORKER, 700)).toBe(a);
+    expect(sharedLogicPool(TEST_LOGIC_WORKER, 701)).not.toBe(a);
+    const before = a.workersStarted;
+    for (let i = 0; i < 3; i++) expect(await a.run(test("short", "lengthOk"))).toMatchObject({ score: 1 });
+    expect(a.workersStarted - before).toBeLessThanOrEqual(1);
+
+    const p = new LogicPool({ script: TEST_LOGIC_WORKER, idleMs: 50 });
+    pools.push(p);
+    await p.run(test("short", "lengthOk"));
+    await p.run(test("short", "lengthOk"));
+    expect(p.workersStarted).toBe(1);
+    await new Promise((r) => setTimeout(r, 250));
+    // idle past idleMs: the worker was ended, the next task starts a fresh one
+    expect(await p.run(test("short", "lengthOk"))).toMatchObject({ score: 1 });
+    expect(p.workersStarted).toBe(2);
   });
 });
 

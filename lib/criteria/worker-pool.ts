@@ -65,12 +65,17 @@ export class LogicPool {
   private current?: { job: Job; timer?: NodeJS.Timeout };
   private nextId = 1;
   private closed = false;
+  private idleTimer?: NodeJS.Timeout;
+  /** how many workers this pool has started (each costs a thread's start-up and about 11 MiB) */
+  workersStarted = 0;
 
   constructor(
     private readonly opts: {
       /** the worker bundle (projectLogicWorker() for the project's criteria) */
       script: string;
       timeoutMs?: number;
+      /** an idle worker is ended after this long (the next task starts a fresh one); default: kept */
+      idleMs?: number;
     },
   ) {}
 
@@ -96,6 +101,7 @@ export class LogicPool {
   /** Ends the worker (even mid-task) and fails whatever is still queued. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.idleTimer);
     const err = new JuryError("pool_closed", "the criteria worker pool is closed");
     for (const job of this.queue.splice(0)) this.settle(job, () => job.reject(err));
     if (this.current) {
@@ -112,8 +118,16 @@ export class LogicPool {
     const job = this.queue.shift();
     if (!job) {
       this.worker?.unref();
+      if (this.opts.idleMs !== undefined && this.worker) {
+        clearTimeout(this.idleTimer);
+        this.idleTimer = setTimeout(() => {
+          if (!this.current && this.queue.length === 0) void this.discardWorker();
+        }, this.opts.idleMs);
+        this.idleTimer.unref();
+      }
       return;
     }
+    clearTimeout(this.idleTimer);
     this.current = { job };
     this.startWorker().then(
       (worker) => {
@@ -152,6 +166,7 @@ export class LogicPool {
         );
       let ready = false;
       const worker = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: 512 } });
+      this.workersStarted++;
       worker.unref(); // ref'd only while it runs a task (during startup the timer below holds the process)
       const startup = setTimeout(() => {
         void worker.terminate();
@@ -241,4 +256,23 @@ export class LogicPool {
     this.worker = undefined;
     if (w) await w.terminate();
   }
+}
+
+/** How long the shared pool keeps an idle worker: runs that follow each other do not start one each. */
+const SHARED_IDLE_MS = 60_000;
+const shared = new Map<string, LogicPool>();
+
+/**
+ * The process's pool for a worker bundle and time limit, shared by the runs of this process (the
+ * dashboard server runs many): its worker starts once and is ended after a minute without work.
+ * Never close it; an aborted or stuck task replaces only the worker.
+ */
+export function sharedLogicPool(script: string, timeoutMs: number): LogicPool {
+  const key = `${script}\u0000${timeoutMs}`;
+  let pool = shared.get(key);
+  if (!pool) {
+    pool = new LogicPool({ script, timeoutMs, idleMs: SHARED_IDLE_MS });
+    shared.set(key, pool);
+  }
+  return pool;
 }

@@ -6,14 +6,14 @@ import {
   getRunById,
   getRunCases,
   getRunProgress,
-  recordSample,
+  type SampleRecord,
   type SampleWrite,
   setRunStatus,
 } from "@/db/queries/runs";
 import type { RunStatus, Task } from "@/db/schema";
 import type { CaseInput, LlmCriterion } from "../criteria/definition";
 import type { CriteriaRegistry } from "../criteria/registry";
-import { deterministicTimeoutMs, LogicPool } from "../criteria/worker-pool";
+import { deterministicTimeoutMs, type LogicPool, sharedLogicPool } from "../criteria/worker-pool";
 import { errorMessage, isJuryError, JuryError } from "../errors";
 import { type JobContext, runJob } from "../jobs/runner";
 import { createCallScheduler } from "../jobs/scheduler";
@@ -26,6 +26,7 @@ import { getModel } from "../providers/get-model";
 import type { Settings } from "../settings/schema";
 import { judgeCacheKey } from "./cache-key";
 import { finalizeRun } from "./finalize-run";
+import { createSampleWriter } from "./sample-writer";
 
 export type ExecuteProgress = {
   completed: number;
@@ -86,7 +87,8 @@ async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobCont
     perProviderConcurrency: j.perProviderConcurrency,
   });
   const prompts = new Map<string, JudgeRequest>();
-  // deterministic criteria run in a worker thread, started on the first such task, ended with the run
+  // deterministic criteria run in a worker thread, the process's shared one (started on the first
+  // such task of any run, kept for the runs that follow, ended after a minute idle)
   let pool: LogicPool | undefined;
   const logicPool = () => {
     if (!opts.registry.logicWorker)
@@ -94,7 +96,7 @@ async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobCont
         "no_logic_worker",
         "these criteria were loaded without a worker bundle for their logic",
       );
-    pool ??= new LogicPool({ script: opts.registry.logicWorker, timeoutMs: deterministicTimeoutMs() });
+    pool ??= sharedLogicPool(opts.registry.logicWorker, deterministicTimeoutMs());
     return pool;
   };
   const progress: ExecuteProgress = {
@@ -105,40 +107,33 @@ async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobCont
     remaining: pending.length,
   };
 
+  const writer = createSampleWriter(db, (err) => ctx.failStorage(err));
   const finish = (
     task: Task,
     s: Omit<SampleWrite, "taskId" | "runId" | "caseId" | "criterionId" | "judge" | "sampleIndex">,
-    cache?: Parameters<typeof recordSample>[2],
+    cache?: SampleRecord["cache"],
   ) => {
     if (signal.aborted) return; // stopped: the task stays pending and a resume redoes it
-    let written: boolean;
-    try {
-      written = recordSample(
-        db,
-        {
-          taskId: task.id,
-          runId,
-          caseId: task.caseId,
-          criterionId: task.criterionId,
-          judge: task.judge,
-          sampleIndex: task.sampleIndex,
-          ...s,
-        },
-        cache,
-      );
-    } catch (err) {
-      // a failed write (a full disk) is the job's failure, never this judge's error: stop every call
-      ctx.failStorage(err);
-      return;
-    }
-    if (!written) return;
-    progress.completed++;
-    progress.remaining--;
-    if (s.error) progress.errors++;
-    if (s.cached) progress.cached++;
-    progress.costUsd += s.costUsd;
-    ctx.report({ done: progress.completed, errors: progress.errors });
-    opts.onProgress?.(progress);
+    const sample: SampleWrite = {
+      taskId: task.id,
+      runId,
+      caseId: task.caseId,
+      criterionId: task.criterionId,
+      judge: task.judge,
+      sampleIndex: task.sampleIndex,
+      ...s,
+    };
+    // counted once committed; a failed write (a full disk) is the job's failure, never this judge's
+    writer.write({ sample, cache }, (written) => {
+      if (!written) return;
+      progress.completed++;
+      progress.remaining--;
+      if (s.error) progress.errors++;
+      if (s.cached) progress.cached++;
+      progress.costUsd += s.costUsd;
+      ctx.report({ done: progress.completed, errors: progress.errors });
+      opts.onProgress?.(progress);
+    });
   };
   const empty = {
     score: null,
@@ -258,6 +253,7 @@ async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobCont
 
   try {
     await Promise.all(pending.map(runTask));
+    writer.flush();
     const stop = ctx.stopReason();
     if (stop?.kind === "lost") return "interrupted"; // another process works it now: leave its rows alone
     // done only when every planned sample answered; failed samples make it done_with_failures
@@ -280,12 +276,11 @@ async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobCont
     return status;
   } catch (err) {
     try {
+      writer.flush(); // what was answered is kept
       setRunStatus(db, { id: runId, status: "failed", error: errorMessage(err), ownerPid: null });
     } catch {
       // the disk may be full: recovery marks it interrupted from the job's stale heartbeat
     }
     return "failed";
-  } finally {
-    await pool?.close();
   }
 }
