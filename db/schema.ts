@@ -70,6 +70,8 @@ export type RunOptions = {
   n: number;
   temperature: number;
   concurrency: number;
+  /** calls in flight to any one provider, for this run (`--provider-concurrency`); absent: Settings' */
+  providerConcurrency?: number;
   noCache: boolean;
   /** seed 004's panel options (consensus_threshold, flag_low_consensus, report_uncertainty), as the run was planned */
   panel?: PanelOptions;

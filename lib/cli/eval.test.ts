@@ -135,5 +135,32 @@ describe("jury eval", () => {
     const missing = await jury(["eval", path.join(root, "nope")], db).out;
     expect(missing.code).toBe(2); // a configuration error
     expect(missing.stderr).toMatch(/nope: no suite\.json/);
+    const bad = await jury(["eval", QA, "--provider-concurrency", "0"], db).out;
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--provider-concurrency must be a whole number from 1 to 256, got "0"');
+  });
+
+  it("--concurrency says what the provider limit leaves of it; --provider-concurrency raises that limit", async () => {
+    const args = (extra: string[]) => ["eval", QA, "--judges", "local:a", "--n", "4", "--no-cache", ...extra];
+    // Settings' default: 4 per provider, so one provider's judges have 4 in flight whatever --concurrency says
+    server.resetPeakInFlight();
+    const capped = await jury(args(["--concurrency", "12"]), path.join(tempDir(), "c1.db")).out;
+    expect([0, 1]).toContain(capped.code);
+    expect(capped.stderr).toContain(
+      "calls in flight: at most 4, not 12: 4 per provider × 1 provider (local); raise it with --provider-concurrency",
+    );
+    expect(server.peakInFlight()).toBeLessThanOrEqual(4);
+
+    server.resetPeakInFlight();
+    const raised = await jury(
+      args(["--concurrency", "12", "--provider-concurrency", "12"]),
+      path.join(tempDir(), "c2.db"),
+    ).out;
+    expect([0, 1]).toContain(raised.code);
+    expect(raised.stderr).toContain(
+      "calls in flight: at most 12 (--concurrency 12; 12 per provider × 1 provider (local))",
+    );
+    expect(server.peakInFlight()).toBeGreaterThan(4);
+    expect(server.peakInFlight()).toBeLessThanOrEqual(12);
   });
 });

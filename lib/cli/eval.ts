@@ -14,6 +14,7 @@ import type { RunOptions } from "@/db/schema";
 import { loadProjectCriteria } from "../criteria/load";
 import type { CriteriaRegistry } from "../criteria/registry";
 import { JuryError } from "../errors";
+import { effectiveConcurrency } from "../jobs/scheduler";
 import { coverageText } from "../judging/aggregate";
 import { budgetWarningText } from "../judging/prompt";
 import { assertJudgesReady } from "../providers/preflight";
@@ -41,7 +42,10 @@ Options:
                        judges enabled in Settings)
   --n <1-10>           samples per judge (default: Settings, 3)
   --temperature <t>    sampling temperature (default: Settings, 0.8)
-  --concurrency <c>    calls in flight (default: Settings)
+  --concurrency <c>    calls in flight in all (default: Settings, 8)
+  --provider-concurrency <c>
+                       calls in flight to any one provider (default: Settings, 4); the run has
+                       at most min(concurrency, providers × this) in flight, printed at the start
   --no-cache           call the models even when a cached response exists
   --resume <run-id>    finish an interrupted run without redoing finished samples
   --strict             exit 3 when any sample failed, not only when a verdict has no answer
@@ -81,6 +85,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
       n: { type: "string" },
       temperature: { type: "string" },
       concurrency: { type: "string" },
+      "provider-concurrency": { type: "string" },
       "no-cache": { type: "boolean" },
       resume: { type: "string" },
       json: { type: "boolean" },
@@ -142,6 +147,8 @@ export async function evalCommand(argv: string[]): Promise<number> {
       concurrency: num("concurrency", values.concurrency, 1, 256, true) ?? settings.judging.concurrency,
       noCache: Boolean(values["no-cache"]),
     };
+    const perProvider = num("provider-concurrency", values["provider-concurrency"], 1, 256, true);
+    if (perProvider !== undefined) options.providerConcurrency = perProvider;
     options.panel = panelOptionsOf(settings.judging);
     const unpriced = unpricedJudges(options.judges, settings.prices);
     if (unpriced.length) options.unpriced = unpriced;
@@ -191,6 +198,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
   process.on("SIGTERM", stop);
   const before = getRunProgress(db, { runId });
   process.stderr.write(`run ${runId}: ${before.pending} of ${before.total} tasks to do\n`);
+  const planned = getRunById(db, { id: runId })!.options;
+  if (before.pending > 0 && planned.judges.length > 0)
+    process.stderr.write(`${describeConcurrency(planned, settings.judging.perProviderConcurrency)}\n`);
   const bar = createProgressBar(before.pending, process.stderr, {
     unpriced: Boolean(getRunById(db, { id: runId })?.options.unpriced?.length),
   });
@@ -233,6 +243,19 @@ export async function evalCommand(argv: string[]): Promise<number> {
     return signalExitCode(stoppedBy ?? "SIGINT");
   }
   return evalExitCode(status, results, coverage, Boolean(values.strict));
+}
+
+/** The calls the run will really have in flight, and what limits them. */
+export function describeConcurrency(options: RunOptions, settingsPerProvider: number): string {
+  const perProviderConcurrency = options.providerConcurrency ?? settingsPerProvider;
+  const c = effectiveConcurrency(options.judges, {
+    concurrency: options.concurrency,
+    perProviderConcurrency,
+  });
+  const providers = `${c.providers.length} provider${c.providers.length === 1 ? "" : "s"} (${c.providers.join(", ")})`;
+  return c.cappedByProvider
+    ? `calls in flight: at most ${c.effective}, not ${options.concurrency}: ${perProviderConcurrency} per provider × ${providers}; raise it with --provider-concurrency`
+    : `calls in flight: at most ${c.effective} (--concurrency ${options.concurrency}; ${perProviderConcurrency} per provider × ${providers})`;
 }
 
 /** The command's own exit codes (error codes map to 2 and 3 in lib/exit-codes.ts). */

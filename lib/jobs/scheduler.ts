@@ -29,3 +29,18 @@ export function createCallScheduler(limits: {
     },
   };
 }
+
+/**
+ * How many calls a run can really have in flight: its `concurrency`, unless its judges' providers
+ * cap it first (each provider takes at most `perProviderConcurrency`). A run of one provider's
+ * judges at concurrency 32 with the default 4 per provider has 4 calls in flight, not 32.
+ */
+export function effectiveConcurrency(
+  judges: readonly string[],
+  limits: { concurrency: number; perProviderConcurrency: number },
+): { effective: number; providers: string[]; cappedByProvider: boolean } {
+  const providers = [...new Set(judges.map((j) => parseJudgeId(j).provider))];
+  const byProviders = providers.length * limits.perProviderConcurrency;
+  const effective = Math.max(1, Math.min(limits.concurrency, byProviders));
+  return { effective, providers, cappedByProvider: byProviders < limits.concurrency };
+}

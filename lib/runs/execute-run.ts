@@ -84,7 +84,7 @@ async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobCont
   const j = opts.settings.judging;
   const scheduler = createCallScheduler({
     concurrency: options.concurrency,
-    perProviderConcurrency: j.perProviderConcurrency,
+    perProviderConcurrency: options.providerConcurrency ?? j.perProviderConcurrency,
   });
   const prompts = new Map<string, JudgeRequest>();
   // deterministic criteria run in a worker thread, the process's shared one (started on the first

@@ -44,6 +44,9 @@ export type ScriptedServer = {
   setScript(script: Script): void;
   /** replies consumed first-in first-out before the script is asked */
   enqueue(...replies: Reply[]): void;
+  /** the most chat requests that were open at once since the last reset */
+  peakInFlight(): number;
+  resetPeakInFlight(): void;
   close(): Promise<void>;
 };
 
@@ -95,6 +98,8 @@ export async function startScriptedServer(
   const queue: Reply[] = [];
   const requests: ScriptRequest[] = [];
   const sockets = new Set<import("node:net").Socket>();
+  let inFlight = 0;
+  let peak = 0;
 
   const server = http.createServer(async (req, res) => {
     try {
@@ -146,10 +151,16 @@ export async function startScriptedServer(
         responseFormat: body.response_format as ScriptRequest["responseFormat"],
       };
       requests.push(sreq);
-      const reply = queue.shift() ?? (await current(sreq));
-      if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
-      if (res.destroyed) return;
-      send(res, reply, sreq);
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      try {
+        const reply = queue.shift() ?? (await current(sreq));
+        if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
+        if (res.destroyed) return;
+        send(res, reply, sreq);
+      } finally {
+        inFlight--;
+      }
     } catch (err) {
       if (!res.headersSent) res.writeHead(400, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: { message: String(err) } }));
@@ -175,6 +186,10 @@ export async function startScriptedServer(
     },
     enqueue(...replies) {
       queue.push(...replies);
+    },
+    peakInFlight: () => peak,
+    resetPeakInFlight() {
+      peak = inFlight;
     },
     close() {
       for (const s of sockets) s.destroy();
