@@ -3,7 +3,7 @@
 //
 //   npm run bench              (builds dist/, then runs dist/bench.mjs)
 //   node dist/bench.mjs --json (figures as JSON on stdout; progress goes to stderr)
-//   options: --mode=child|in-process (one mode only), --repeats=N (default 3),
+//   options: --mode=child|in-process (one mode only), --repeats=N (default 3), --no-process,
 //            --profile=DIR (a .cpuprofile of each measured run, warm-up excluded)
 //
 // Each measurement is done twice over: with the scripted server in a child process (the headline:
@@ -24,6 +24,7 @@ import { createRun, DETERMINISTIC_JUDGE } from "@/lib/runs/plan-run";
 import { loadSuite, type Suite } from "@/lib/suites/load-suite";
 import { settingsFor, tempDb, testRegistry, testSuite } from "@/lib/testing/fixtures";
 import { type ScriptRequest, startScriptedServer } from "@/lib/testing/scripted-server";
+import { type ProcessMeasurement, timeEval, timeNodeStart } from "./eval-process";
 
 const LATENCY_MS = 50;
 const CONCURRENCY = 32;
@@ -36,6 +37,10 @@ const WARMUP_CASES = 32;
 const WARMUP_N = 10; // 32 cases × 2 criteria × 10 = 640 calls
 const TARGET_RATIO = 1.05;
 const TARGET_CPU_MS = 1;
+/** the whole `jury eval` process on the same 2,000 calls, start-up included */
+const TARGET_PROCESS_RATIO = 1.25;
+/** `jury eval` of one case × one criterion × one judge × N=1: one call of LATENCY_MS */
+const TARGET_ONE_ITEM_MS = 300;
 
 type Mode = "child" | "in-process";
 
@@ -58,6 +63,8 @@ const json = args.includes("--json");
 const onlyMode = args.find((a) => a.startsWith("--mode="))?.slice("--mode=".length) as Mode | undefined;
 /** --repeats=N measures the main run N times (default 3) */
 const REPEATS = Number(args.find((a) => a.startsWith("--repeats="))?.slice("--repeats=".length) ?? 3);
+/** --no-process skips the whole-process cases (the built `jury eval`) */
+const withProcess = !args.includes("--no-process");
 /** --profile=DIR writes a CPU profile of each measured run (not the warm-up) to DIR */
 const profileDir = args.find((a) => a.startsWith("--profile="))?.slice("--profile=".length);
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
@@ -286,6 +293,7 @@ async function main() {
     onlyMode !== "child" ? await runMode("in-process", registry, mainSuite, warmSuite) : undefined;
   const headline = child ?? inProcess;
   if (!headline) throw new Error("no mode ran");
+  const whole = withProcess ? await processCases() : undefined;
 
   const figures = {
     calls: CALLS,
@@ -303,6 +311,7 @@ async function main() {
     },
     childServer: child,
     inProcessServer: inProcess,
+    process: whole,
   };
   if (json) {
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
@@ -324,10 +333,116 @@ async function main() {
       `\n${table("Scripted server in this process (its CPU counted too)", inProcess, "CPU ms/judgment incl. server")}`,
     );
   }
+  if (whole) console.log(`\n${processTable(whole)}`);
   console.log(
     "\nCPU = process.cpuUsage() user+system over executeRun (incl. finalizeRun), divided by LLM calls." +
       "\nPeak RSS = process.resourceUsage().maxRSS, a process-lifetime peak.",
   );
+}
+
+type ProcessCases = Awaited<ReturnType<typeof processCases>>;
+
+/** The built `jury eval`, timed from outside: the 2,000-call panel and a one-item eval. */
+async function processCases() {
+  const server = await childServer();
+  try {
+    const repeats = REPEATS;
+    log(`[process] node -e 0 ×${repeats}, then jury eval: ${CALLS} calls ×${repeats}, one item ×${repeats}`);
+    const nodeStartMs = median(await timeNodeStart(repeats));
+    const panelRuns = await timeEval({
+      baseURL: server.baseURL,
+      cases: CASES,
+      criteria: ["helpful", "brief"],
+      n: N,
+      concurrency: CONCURRENCY,
+      repeats,
+    });
+    // warm the file cache for the one-item case the way a user's second command is
+    const oneRuns = await timeEval({
+      baseURL: server.baseURL,
+      cases: 1,
+      criteria: ["helpful"],
+      n: 1,
+      concurrency: 1,
+      repeats,
+    });
+    const idealMs = Math.ceil(CALLS / CONCURRENCY) * LATENCY_MS;
+    const med = (xs: ProcessMeasurement[], k: keyof ProcessMeasurement) => {
+      const v = xs.map((x) => x[k]).filter((x): x is number => x !== null);
+      return v.length ? median(v) : null;
+    };
+    const panelWall = med(panelRuns, "wallMs") as number;
+    const panelCpu = med(panelRuns, "cpuMs");
+    const oneWall = med(oneRuns, "wallMs") as number;
+    return {
+      nodeStartMs,
+      panel: {
+        calls: CALLS,
+        wallMs: panelWall,
+        idealMs,
+        ratio: panelWall / idealMs,
+        ratioPass: panelWall / idealMs <= TARGET_PROCESS_RATIO,
+        cpuMsPerJudgment: panelCpu === null ? null : panelCpu / CALLS,
+        peakRssMiB: med(panelRuns, "peakRssMiB"),
+        runs: panelRuns,
+      },
+      oneItem: {
+        calls: 1,
+        latencyMs: LATENCY_MS,
+        wallMs: oneWall,
+        pass: oneWall <= TARGET_ONE_ITEM_MS,
+        cpuMs: med(oneRuns, "cpuMs"),
+        peakRssMiB: med(oneRuns, "peakRssMiB"),
+        runs: oneRuns,
+      },
+      targets: { ratio: TARGET_PROCESS_RATIO, oneItemMs: TARGET_ONE_ITEM_MS },
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+function processTable(w: ProcessCases): string {
+  const f = (x: number | null, d = 0) => (x === null ? "n/a" : x.toFixed(d));
+  const ok = (b: boolean) => (b ? "PASS" : "MISS");
+  const rows = [
+    ["", "median", "runs", "target", ""],
+    [
+      `jury eval, ${CALLS} calls: wall ms`,
+      f(w.panel.wallMs),
+      w.panel.runs.map((r) => f(r.wallMs)).join(" / "),
+      "",
+      "",
+    ],
+    [
+      `  ÷ ideal (${w.panel.idealMs} ms)`,
+      f(w.panel.ratio, 3),
+      w.panel.runs.map((r) => f(r.wallMs / w.panel.idealMs, 3)).join(" / "),
+      `≤ ${TARGET_PROCESS_RATIO}`,
+      ok(w.panel.ratioPass),
+    ],
+    ["  process CPU ms/judgment", f(w.panel.cpuMsPerJudgment, 3), "", "", ""],
+    ["  peak RSS MiB", f(w.panel.peakRssMiB, 1), "", "", ""],
+    [
+      `jury eval, one item (1 call, ${LATENCY_MS} ms): wall ms`,
+      f(w.oneItem.wallMs),
+      w.oneItem.runs.map((r) => f(r.wallMs)).join(" / "),
+      `≤ ${TARGET_ONE_ITEM_MS}`,
+      ok(w.oneItem.pass),
+    ],
+    ["  process CPU ms", f(w.oneItem.cpuMs), "", "", ""],
+    ["node -e 0: wall ms", f(w.nodeStartMs), "", "", ""],
+  ];
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((x) => x[c].length)));
+  const line = (x: string[]) =>
+    x
+      .map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c])))
+      .join("  ")
+      .trimEnd();
+  return [
+    "The whole process: the built `jury eval` timed from outside (start-up, planning, run, summary, exit)",
+    ...rows.map(line),
+  ].join("\n");
 }
 
 main().then(

@@ -44,8 +44,14 @@ const base = {
   logLevel: "warning",
 };
 
+/**
+ * Whitespace and syntax minified, names kept (stack traces stay readable, with the source maps):
+ * `jury eval` of one item spends about a third of its time compiling these bundles.
+ */
 const common = {
   ...base,
+  minifyWhitespace: true,
+  minifySyntax: true,
   outExtension: { ".js": ".mjs" },
   format: "esm",
   plugins: [requireExternals],

@@ -199,7 +199,8 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const before = getRunProgress(db, { runId });
   process.stderr.write(`run ${runId}: ${before.pending} of ${before.total} tasks to do\n`);
   const planned = getRunById(db, { id: runId })!.options;
-  if (before.pending > 0 && planned.judges.length > 0)
+  // said when there is more to do than one call at a time: a one-call run has nothing to limit
+  if (before.pending > 1 && planned.judges.length > 0)
     process.stderr.write(`${describeConcurrency(planned, settings.judging.perProviderConcurrency)}\n`);
   const bar = createProgressBar(before.pending, process.stderr, {
     unpriced: Boolean(getRunById(db, { id: runId })?.options.unpriced?.length),

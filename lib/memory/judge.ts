@@ -75,16 +75,10 @@ const asIndex = (x: unknown, n: number): number | undefined => {
 };
 
 /**
- * Reads {"keep": [...]} robustly: the loose JSON parse, else a bare "keep": [...] anywhere.
- * Non-integers, out-of-range and duplicate indices are dropped. Undefined when there is no keep list.
- */
-function parseKeep(text: string, n: number): number[] | undefined {
-  return parseJudgeAnswer(text, n)?.keep;
-}
-
-/**
- * The judge's answer: the kept display indices (as parseKeep) and, by display index, the reasons it
- * gave for memories it left out (one line, at most 200 characters; none for a kept index).
+ * The judge's answer, read robustly ({"keep": [...]} by the loose JSON parse, else a bare "keep": [...]
+ * anywhere; non-integer, out-of-range and duplicate indices dropped; undefined when there is no keep
+ * list): the kept display indices and, by display index, the reasons it gave for memories it left out
+ * (one line, at most 200 characters; none for a kept index).
  */
 export function parseJudgeAnswer(
   text: string,
