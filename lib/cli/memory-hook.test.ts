@@ -285,6 +285,44 @@ describe("nothing holds the hook past its budget", () => {
     expect(readLog(s.log)).not.toMatch(/skipped/);
   });
 
+  it("migration 0008 pending on a large store (as after an upgrade): the hook leaves it to another command, says so, answers at once", async () => {
+    // a database as the version before 0008 left it: migrated to 0007, 20,006 memories
+    const mig = tempDir("jury-migrations-");
+    fs.cpSync(path.join(root, "db", "migrations"), mig, { recursive: true });
+    const journalFile = path.join(mig, "meta", "_journal.json");
+    const journal = JSON.parse(fs.readFileSync(journalFile, "utf8"));
+    journal.entries = journal.entries.filter((e: { tag: string }) => e.tag < "0008");
+    fs.writeFileSync(journalFile, JSON.stringify(journal));
+    const dir = tempDir("jury-hook-");
+    const big = { db: path.join(dir, "jury.db"), log: path.join(dir, "hook.log") };
+    const d = createDb(big.db, { migrationsFolder: mig });
+    d.$client
+      .prepare(
+        `with recursive n(i) as (select 0 union all select i + 1 from n where i < 20005)
+         insert into memories (collection, memory_id, category, title, tags, body, created_at, updated_at)
+         select 'default', 'm' || i, 'decision',
+                case when i < 6 then 'HTTP timeout policy ' || i else 'Unrelated note ' || i end,
+                '["note"]', 'body', 0, 0 from n`,
+      )
+      .run();
+    const applied = () => d.$client.prepare("select count(*) from __drizzle_migrations").pluck().get();
+    const before = applied();
+    const started = performance.now();
+    const r = await hook(big);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("");
+    expect(performance.now() - started).toBeLessThan(3000); // not the migration's time
+    expect(fs.readFileSync(big.log, "utf8")).toMatch(
+      /migrations pending on a database of 20006 memories: the hook does not apply them .*run `npm run db:migrate` or any other jury command once/,
+    );
+    expect(applied()).toBe(before);
+    d.$client.close();
+    // another command migrates; then the hook answers again
+    expect((await runJury(["memory", "log", "--json"], { env: { JURY_DB: big.db } })).code).toBe(0);
+    const again = await hook(big);
+    expect(again.stdout).toContain("HTTP timeout policy");
+  });
+
   it("a hook log path that is a FIFO: the hook neither blocks nor fails", async () => {
     const s = setup({ model: "anthropic:claude-haiku-4-5-20251001" });
     execFileSync("mkfifo", [s.log]);

@@ -295,6 +295,27 @@ function writeLogRow(write: () => void, db: SqlDb, answerBy: number): void {
 }
 
 /**
+ * Above this many memories the hook leaves pending migrations to another command: one that rewrites
+ * the memories (0008 renumbers them: about 2 s at 100,000, 20 s at a million) would run synchronously,
+ * past the hook's budget, where nothing can stop it.
+ */
+const HOOK_MIGRATE_MAX_MEMORIES = 20_000;
+
+function refuseLongMigration(sqlite: SqlDb["$client"]): void {
+  let rows = 0;
+  try {
+    // only when migrations are pending (once after an upgrade): about 20 ms at a million memories
+    rows = Number(sqlite.prepare("select count(*) from memories").pluck().get());
+  } catch {
+    return; // no memories table yet: a new database, quick to migrate
+  }
+  if (rows > HOOK_MIGRATE_MAX_MEMORIES)
+    throw new Error(
+      `migrations pending on a database of ${rows} memories: the hook does not apply them (it could take longer than its budget), so no memories this time; run \`npm run db:migrate\` or any other jury command once`,
+    );
+}
+
+/**
  * The database and the memory-judge settings, the quick way when it applies: migrations already
  * applied and a stored block that turns the judge off and passes its checks. Otherwise the full
  * path (drizzle's migrator when migrations are pending, the zod-validated settings), which the judge
@@ -316,7 +337,7 @@ async function openForHook(answerBy: number): Promise<{ db: SqlDb; settings: Ret
         | undefined;
       const block = judgeOffBlock(row === undefined ? undefined : JSON.parse(row));
       if (block) return { db: { $client: sqlite }, settings: { memoryJudge: block } };
-    }
+    } else refuseLongMigration(sqlite);
   }
   const { openHookDb, readSettings } = await import("./hook-full");
   const db = openHookDb(file, { sqlite, busyTimeoutMs: Math.max(0, answerBy - performance.now()) });
