@@ -108,3 +108,33 @@ describe("callModel caps the reply size (JURY_MAX_REPLY_BYTES)", () => {
     expect(truncateUtf8("é".repeat(10), 5)).toBe("éé");
   });
 });
+
+describe("callModel leaves nothing behind", () => {
+  it("no timer and no listener on the caller's signal outlive an answered call", async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    const outer = new AbortController();
+    let listeners = 0;
+    const add = outer.signal.addEventListener.bind(outer.signal);
+    const remove = outer.signal.removeEventListener.bind(outer.signal);
+    outer.signal.addEventListener = ((...a: Parameters<typeof add>) => {
+      if (a[0] === "abort") listeners++;
+      return add(...a);
+    }) as typeof add;
+    outer.signal.removeEventListener = ((...a: Parameters<typeof remove>) => {
+      if (a[0] === "abort") listeners--;
+      return remove(...a);
+    }) as typeof remove;
+    const before = timers();
+    for (let i = 0; i < 5; i++)
+      await callModel({
+        model: getModel("local:m", { env: { JURY_LOCAL_BASE_URL: server.baseURL } }),
+        prompt: "rate",
+        timeoutMs: 60_000,
+        maxRetries: 0,
+        signal: outer.signal,
+      });
+    // a 60 s time limit per call used to stay armed for a minute after each answer
+    expect(timers()).toBe(before);
+    expect(listeners).toBe(0);
+  });
+});

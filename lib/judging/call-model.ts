@@ -89,9 +89,34 @@ export async function callModel(opts: CallOptions): Promise<CallResult> {
   }
 }
 
+/**
+ * One attempt's signal: aborted by the caller's signal or at the attempt's time limit. Its timer and
+ * its listener on the caller's signal are removed when the attempt ends (`done`): AbortSignal.timeout
+ * would fire for every call long after it answered, and AbortSignal.any would keep a listener per call
+ * on the run's signal.
+ */
+function attemptSignal(timeoutMs: number, outer?: AbortSignal) {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException(`No answer within ${timeoutMs} ms`, "TimeoutError"));
+  }, timeoutMs);
+  const onOuter = () => controller.abort(outer?.reason);
+  outer?.addEventListener("abort", onOuter, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    done() {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onOuter);
+    },
+  };
+}
+
 async function attemptOnce(opts: CallOptions): Promise<Omit<CallResult, "latencyMs" | "attempts">> {
-  const timeout = AbortSignal.timeout(opts.timeoutMs);
-  const abortSignal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  const attempt = attemptSignal(opts.timeoutMs, opts.signal);
+  const abortSignal = attempt.signal;
   try {
     const result = await generateText({
       model: opts.model,
@@ -116,10 +141,12 @@ async function attemptOnce(opts: CallOptions): Promise<Omit<CallResult, "latency
         outputTokens: err.usage?.outputTokens ?? 0,
       };
     }
-    if (timeout.aborted && !opts.signal?.aborted) {
+    if (attempt.timedOut() && !opts.signal?.aborted) {
       throw new JuryError("timeout", `No answer within ${opts.timeoutMs} ms`);
     }
     throw err;
+  } finally {
+    attempt.done();
   }
 }
 
