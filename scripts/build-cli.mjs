@@ -1,5 +1,5 @@
 // Bundles the CLI (and the scripted test server) into dist/ so `jury` starts without a TypeScript loader;
-// also the benchmark (bench/), run by scripts/bench.mjs.
+// also the benchmarks (bench/), run by scripts/bench.mjs (dist/run-scale-bench.mjs on its own).
 import fs from "node:fs";
 import { build } from "esbuild";
 
@@ -68,6 +68,8 @@ await build({
     bench: "bench/judge-bench.ts",
     "memory-bench": "bench/memory-bench.ts",
     "tokenizer-bench": "bench/tokenizer-bench.ts",
+    // not in scripts/bench.mjs's list (minutes at 100,000 samples): run on its own
+    "run-scale-bench": "bench/run-scale-bench.ts",
   },
   splitting: true,
 });

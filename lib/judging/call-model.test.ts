@@ -134,7 +134,7 @@ describe("callModel leaves nothing behind", () => {
         signal: outer.signal,
       });
     // a 60 s time limit per call used to stay armed for a minute after each answer
-    expect(timers()).toBe(before);
+    expect(timers()).toBeLessThanOrEqual(before); // 5 more before the fix
     expect(listeners).toBe(0);
   });
 });

@@ -3,6 +3,7 @@ import https from "node:https";
 import zlib from "node:zlib";
 import { MAX_REPLY_BYTES_ENV, maxReplyBytes, maxResponseBodyBytes } from "../env/limits";
 import { isJuryError, JuryError } from "../errors";
+import { bufferedResponse } from "./buffered-response";
 
 /**
  * A `fetch` for OpenAI-compatible endpoints (Ollama, vLLM, llama.cpp, OpenRouter…), handed to the AI
@@ -170,19 +171,17 @@ export const keepAliveFetch: typeof fetch = (input, init) => {
             return;
           }
           const status = res.statusCode ?? 0;
-          const out = new Headers();
-          for (const [k, v] of Object.entries(res.headers)) {
-            if (Array.isArray(v)) for (const x of v) out.append(k, x);
-            else if (v !== undefined) out.set(k, v);
-          }
           settle(() => {
             try {
+              // as new Response() does: a status fetch cannot represent is refused
+              if (status < 200 || status > 599) throw new RangeError(`status ${status} is outside 200–599`);
               const data = NO_BODY.has(status) ? null : decode(Buffer.concat(chunks, size), encoding, limit);
               resolve(
-                new Response(data as Buffer<ArrayBuffer> | null, {
+                bufferedResponse(data, {
                   status,
                   statusText: res.statusMessage,
-                  headers: out,
+                  headers: res.headers,
+                  url: url.href,
                 }),
               );
             } catch (err) {
