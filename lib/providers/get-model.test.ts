@@ -263,6 +263,17 @@ describe("provider resolution", () => {
     }
   });
 
+  it("a built-in provider's SDK is loaded on the model's first call, not when the model is made", async () => {
+    const model = getModel("anthropic:lazy-1", { env: { ANTHROPIC_API_KEY: "sk-a-lazy-12345678" } });
+    if (typeof model === "string") throw new Error("a model object was expected");
+    expect(model.provider).toBe("anthropic"); // nothing loaded yet
+    const urls = await model.supportedUrls; // asks the SDK: loads it
+    expect(urls).toBeTypeOf("object");
+    expect(model.provider).toBe("anthropic.messages"); // now the SDK's own model answers
+    // the key is still checked at once, before anything loads
+    expect(() => getModel("anthropic:lazy-2", { env: {} })).toThrow(/ANTHROPIC_API_KEY/);
+  });
+
   it("splits provider:model at the first colon (ollama tags keep theirs)", () => {
     expect(parseJudgeId("local:llama3.1:8b")).toEqual({ provider: "local", model: "llama3.1:8b" });
     expect(() => parseJudgeId("gpt-4o")).toThrow(/provider:model/);

@@ -1,7 +1,5 @@
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { LanguageModel } from "ai";
 import {
   endpointKeyEnv,
@@ -124,24 +122,36 @@ function materialFor(provider: string, env: Env, endpoint?: Endpoint): string[] 
 
 function build(provider: string, model: string, env: Env, endpoint?: Endpoint): LanguageModel {
   switch (provider) {
-    case "openai":
-      return createOpenAI({
-        apiKey: requireKey(env, providerKeyEnv.openai, provider),
-        baseURL: BUILTIN_BASE_URLS.openai,
-        fetch: guardedFetch,
-      })(model);
-    case "anthropic":
-      return createAnthropic({
-        apiKey: requireKey(env, providerKeyEnv.anthropic, provider),
-        baseURL: BUILTIN_BASE_URLS.anthropic,
-        fetch: guardedFetch,
-      })(model);
-    case "google":
-      return createGoogleGenerativeAI({
-        apiKey: requireKey(env, providerKeyEnv.google, provider),
-        baseURL: BUILTIN_BASE_URLS.google,
-        fetch: guardedFetch,
-      })(model);
+    case "openai": {
+      const apiKey = requireKey(env, providerKeyEnv.openai, provider);
+      return lazyModel(provider, model, async () =>
+        (await import("@ai-sdk/openai")).createOpenAI({
+          apiKey,
+          baseURL: BUILTIN_BASE_URLS.openai,
+          fetch: guardedFetch,
+        })(model),
+      );
+    }
+    case "anthropic": {
+      const apiKey = requireKey(env, providerKeyEnv.anthropic, provider);
+      return lazyModel(provider, model, async () =>
+        (await import("@ai-sdk/anthropic")).createAnthropic({
+          apiKey,
+          baseURL: BUILTIN_BASE_URLS.anthropic,
+          fetch: guardedFetch,
+        })(model),
+      );
+    }
+    case "google": {
+      const apiKey = requireKey(env, providerKeyEnv.google, provider);
+      return lazyModel(provider, model, async () =>
+        (await import("@ai-sdk/google")).createGoogleGenerativeAI({
+          apiKey,
+          baseURL: BUILTIN_BASE_URLS.google,
+          fetch: guardedFetch,
+        })(model),
+      );
+    }
     case "mock":
       return createMockModel(model);
     case "local": {
@@ -163,6 +173,35 @@ function build(provider: string, model: string, env: Env, endpoint?: Endpoint): 
       return compatible(endpoint.name, endpoint.baseUrl, key, model);
     }
   }
+}
+
+/**
+ * A built-in provider's model whose SDK is loaded on its first call: the three SDKs cost a `jury`
+ * command about 30 ms of start-up when loaded up front, and most runs use one provider or none of
+ * them. The key is checked when the model is made, as before; the SDK only when it is called.
+ */
+function lazyModel(provider: string, modelId: string, load: () => Promise<LanguageModelV3>): LanguageModelV3 {
+  let loading: Promise<LanguageModelV3> | undefined;
+  let real: LanguageModelV3 | undefined;
+  const get = () => {
+    loading ??= load().then((m) => {
+      real = m;
+      return m;
+    });
+    return loading;
+  };
+  return {
+    specificationVersion: "v3",
+    get provider() {
+      return real?.provider ?? provider;
+    },
+    modelId,
+    get supportedUrls() {
+      return real ? real.supportedUrls : get().then((m) => m.supportedUrls);
+    },
+    doGenerate: async (options) => (await get()).doGenerate(options),
+    doStream: async (options) => (await get()).doStream(options),
+  };
 }
 
 function compatible(name: string, baseURL: string, apiKey: string | undefined, model: string): LanguageModel {
