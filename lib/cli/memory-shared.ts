@@ -1,0 +1,25 @@
+// What every `jury memory` subcommand is handed, and the small helpers they share.
+import type { Db } from "@/db/client";
+import { JuryError } from "../errors";
+import type { MemoryValues } from "./memory-options";
+
+/** A parsed `jury memory <sub>`: the open database, its own options, its arguments, the collection. */
+export type MemoryContext = { db: Db; values: MemoryValues; positionals: string[]; collection: string };
+
+/** Prints a line: a string as it is, anything else as indented JSON. */
+export const out = (v: unknown) =>
+  process.stdout.write(`${typeof v === "string" ? v : JSON.stringify(v, null, 2)}\n`);
+
+/** A whole-number flag within bounds, or a usage error naming it and the value. */
+export function wholeNumber(name: string, v: string, min: number, max: number): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v.trim()) || !Number.isInteger(n) || n < min || n > max)
+    throw new JuryError("usage", `--${name} must be a whole number from ${min} to ${max}, got "${v}"`);
+  return n;
+}
+
+/** A required argument, or a usage error saying what to give. */
+export function need(v: string | undefined, what: string): string {
+  if (!v) throw new JuryError("usage", `Give ${what}. See jury memory --help`);
+  return v;
+}
