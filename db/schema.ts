@@ -187,8 +187,29 @@ export const samples = sqliteTable(
   (t) => [
     uniqueIndex("samples_task_id_idx").on(t.taskId).where(sql`superseded_at is null`),
     index("samples_run_id_case_id_idx").on(t.runId, t.caseId, t.criterionId),
+    // a run's cost without reading its samples' rows (db/queries/runs.ts getProgressByRun)
+    index("samples_run_id_cost_usd_idx").on(t.runId, t.costUsd),
+    // each judge's latest live calls, newest first (getMedianLatencyByJudge reads K rows per judge)
+    index("samples_judge_live_idx")
+      .on(t.judge, t.id)
+      .where(sql`cached = 0 and error is null and judge != 'deterministic'`),
   ],
 );
+
+/**
+ * A finished run's progress, as getProgressByRun reports it (done and failed tasks, the cost of every
+ * sample), so the runs list does not count a settled run's samples again on every view. Kept by
+ * triggers (migration 0009): written when the run's status becomes a finished one, removed when it
+ * goes back to queued or running and when a sample is stored for it. No row: count it live.
+ */
+export const runTotals = sqliteTable("run_totals", {
+  runId: text()
+    .primaryKey()
+    .references(() => runs.id, { onDelete: "cascade" }),
+  done: integer().notNull(),
+  errors: integer().notNull(),
+  costUsd: real().notNull(),
+});
 
 /** Aggregated verdict per case × criterion, recomputed from samples when a run finishes. */
 export const results = sqliteTable(

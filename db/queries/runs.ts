@@ -1,5 +1,4 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { getOrInsert } from "@/lib/map-utils";
 import type { CaseCriterion } from "@/lib/runs/plan-run";
 import type { Db } from "../client";
 import {
@@ -354,28 +353,88 @@ export function getCachedResponse(
     | undefined;
 }
 
-/** Finished-task counts for many runs at once, for the runs list. */
-export function getProgressByRun(db: Db): Map<string, { done: number; errors: number; costUsd: number }> {
-  const rows = db.$client
-    .prepare(
-      `select t.run_id as runId,
-              sum(case when t.status = 'done' then 1 else 0 end) as done,
-              sum(case when t.status = 'error' then 1 else 0 end) as errors,
-              coalesce((select sum(cost_usd) from samples s where s.run_id = t.run_id), 0) as costUsd
-       from tasks t group by t.run_id`,
-    )
-    .all() as { runId: string; done: number; errors: number; costUsd: number }[];
-  return new Map(rows.map((r) => [r.runId, r]));
+export type RunTotals = { done: number; errors: number; costUsd: number };
+
+/** The runs list's statements (migration 0009's run_totals and indexes), prepared once per connection. */
+function listStatements(db: Db) {
+  const c = db.$client;
+  return {
+    settled: c.prepare("select run_id as runId, done, errors, cost_usd as costUsd from run_totals"),
+    unsettled: c.prepare("select id from runs where id not in (select run_id from run_totals)").pluck(),
+    // from tasks_run_id_status_idx and samples_run_id_cost_usd_idx: no task or sample row is read
+    live: c.prepare(
+      `select count(*) as n,
+              coalesce(sum(status = 'done'), 0) as done,
+              coalesce(sum(status = 'error'), 0) as errors,
+              (select coalesce(sum(cost_usd), 0) from samples where run_id = @id) as costUsd
+       from tasks where run_id = @id`,
+    ),
+    // the judges with a live call: one index seek each (samples_judge_live_idx), not a scan
+    liveJudges: c
+      .prepare(
+        `with recursive j(judge) as (
+           select min(judge) from samples where cached = 0 and error is null and judge != 'deterministic'
+           union all
+           select (select min(judge) from samples
+                   where cached = 0 and error is null and judge != 'deterministic' and judge > j.judge)
+           from j where j.judge is not null)
+         select judge from j where judge is not null`,
+      )
+      .pluck(),
+    latestLatencies: c
+      .prepare(
+        `select latency_ms from samples
+         where judge = ? and cached = 0 and error is null and judge != 'deterministic'
+         order by id desc limit ?`,
+      )
+      .pluck(),
+  };
+}
+const listPrepared = new WeakMap<Db, ReturnType<typeof listStatements>>();
+function listStmts(db: Db) {
+  let s = listPrepared.get(db);
+  if (!s) {
+    s = listStatements(db);
+    listPrepared.set(db, s);
+  }
+  return s;
 }
 
-/** Median latency of each judge's live (uncached, successful) calls, for time estimates. */
-export function getMedianLatencyByJudge(db: Db): Record<string, number> {
-  const rows = db.$client
-    .prepare(
-      "select judge, latency_ms as ms from samples where cached = 0 and error is null and judge != 'deterministic' order by judge, latency_ms",
-    )
-    .all() as { judge: string; ms: number }[];
-  const by = new Map<string, number[]>();
-  for (const r of rows) getOrInsert(by, r.judge, () => []).push(r.ms);
-  return Object.fromEntries([...by].map(([j, xs]) => [j, xs[Math.floor(xs.length / 2)]]));
+/**
+ * Finished-task counts and cost (every sample's, superseded ones included) of every run that has
+ * tasks, for the runs list. A finished run's come from run_totals (kept by migration 0009's triggers);
+ * a live one's (queued, running, or written to since it finished) are counted now from the indexes,
+ * so the cost is that of the live runs, not of every sample in the database.
+ */
+export function getProgressByRun(db: Db): Map<string, RunTotals> {
+  const st = listStmts(db);
+  const out = new Map<string, RunTotals>();
+  for (const r of st.settled.all() as ({ runId: string } & RunTotals)[])
+    out.set(r.runId, { done: r.done, errors: r.errors, costUsd: r.costUsd });
+  for (const id of st.unsettled.all() as string[]) {
+    const r = st.live.get({ id }) as { n: number } & RunTotals;
+    if (r.n > 0) out.set(id, { done: r.done, errors: r.errors, costUsd: r.costUsd });
+  }
+  return out;
+}
+
+/** How many of a judge's latest live calls its median latency is taken over. */
+export const LATENCY_WINDOW = 500;
+
+/**
+ * Median latency of each judge's latest `window` live (uncached, successful) calls, for time
+ * estimates: the upper median (of an even count, the higher middle value). Read newest first from
+ * samples_judge_live_idx, so it costs the same at any number of samples.
+ */
+export function getMedianLatencyByJudge(
+  db: Db,
+  { window = LATENCY_WINDOW }: { window?: number } = {},
+): Record<string, number> {
+  const st = listStmts(db);
+  const out: Record<string, number> = {};
+  for (const judge of st.liveJudges.all() as string[]) {
+    const xs = (st.latestLatencies.all(judge, window) as number[]).sort((a, b) => a - b);
+    out[judge] = xs[Math.floor(xs.length / 2)];
+  }
+  return out;
 }
