@@ -92,7 +92,9 @@ export function EstimateTable({
           ? ` (+${suite.cases * suite.deterministicCriteria} deterministic checks, no calls)`
           : ""}
         . Tokens from prompt length ÷ 4, for the calls to make; time assumes{" "}
-        {measured.length ? "each judge's median latency so far" : `${ASSUMED_LATENCY_MS / 1000} s per call`}{" "}
+        {measured.length
+          ? "each judge's median latency over its latest 500 calls"
+          : `${ASSUMED_LATENCY_MS / 1000} s per call`}{" "}
         at concurrency {concurrency}.
         {current && current.unpricedJudges.length > 0 && (
           <span data-testid="estimate-unpriced">
