@@ -4,10 +4,17 @@ import Link from "next/link";
 import { type FormEvent, startTransition, useActionState, useEffect, useRef, useState } from "react";
 import { type TryCriterionState, tryCriterionAction } from "@/app/actions/criteria";
 import { FieldError } from "@/components/settings/fields";
+import { LabelledField } from "@/components/ui/labelled-field";
 import { PlaygroundResultView } from "./playground-result";
 
 const box =
   "w-full min-w-0 rounded border border-zinc-300 bg-white px-2 py-1 text-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 aria-[invalid=true]:border-red-500";
+
+/** A control's error for screen readers: invalid, and described by the error under it. */
+const ariaError = (name: string, error: string | undefined) => ({
+  "aria-invalid": Boolean(error),
+  "aria-describedby": error ? `${name}-error` : undefined,
+});
 
 type Props = {
   criterionId: string;
@@ -50,57 +57,15 @@ export function PlaygroundForm({ criterionId, type, judges, defaultN, defaultPar
     startTransition(() => action(data));
   };
   const errors = state && !state.ok ? state.fieldErrors : {};
-  const invalid = (name: string) => ({
-    "aria-invalid": Boolean(errors[name]),
-    "aria-describedby": errors[name] ? `${name}-error` : undefined,
-  });
 
   return (
     <div className="space-y-4">
       <form ref={formRef} onSubmit={onSubmit} noValidate className="space-y-3" data-testid="playground-form">
         <input type="hidden" name="criterionId" value={criterionId} />
-        {llm && (
-          <fieldset>
-            <legend className="mb-1 text-xs font-medium text-zinc-700">Judges (enabled in Settings)</legend>
-            {judges.length === 0 ? (
-              <p className="text-sm text-zinc-600" data-testid="playground-no-judges">
-                No judge is enabled: enable a provider and its models in{" "}
-                <Link href="/settings" className="text-indigo-700 underline">
-                  Settings
-                </Link>
-                .
-              </p>
-            ) : (
-              <div className="flex flex-wrap gap-x-4 gap-y-1">
-                {judges.map((j, i) => (
-                  <label key={j} className="inline-flex items-center gap-2 text-sm">
-                    <input
-                      type="checkbox"
-                      name="judges"
-                      value={j}
-                      className="h-4 w-4 accent-indigo-600"
-                      checked={picked.includes(j)}
-                      // the first box carries the group's error, so focus lands on the group
-                      {...(i === 0 ? invalid("judges") : {})}
-                      onChange={(e) => {
-                        const on = e.currentTarget.checked;
-                        setPicked((p) => (on ? [...p, j] : p.filter((x) => x !== j)));
-                      }}
-                    />
-                    <code className="text-xs">{j}</code>
-                  </label>
-                ))}
-              </div>
-            )}
-            <FieldError id="judges" error={errors.judges} />
-          </fieldset>
-        )}
+        {llm && <JudgePicks judges={judges} picked={picked} onPick={setPicked} error={errors.judges} />}
         <div className="grid gap-3 sm:grid-cols-4">
           {llm && (
-            <div>
-              <label htmlFor="playground-n" className="block text-xs font-medium text-zinc-700">
-                N samples per judge (1–10)
-              </label>
+            <LabelledField id="playground-n" label="N samples per judge (1–10)">
               <input
                 id="playground-n"
                 name="n"
@@ -110,10 +75,10 @@ export function PlaygroundForm({ criterionId, type, judges, defaultN, defaultPar
                 className={box}
                 value={n}
                 onChange={(e) => setN(e.currentTarget.value)}
-                {...invalid("n")}
+                {...ariaError("n", errors.n)}
               />
               <FieldError id="n" error={errors.n} />
-            </div>
+            </LabelledField>
           )}
           {!llm && <input type="hidden" name="n" value="1" />}
           <label className="inline-flex items-center gap-2 self-end pb-1 text-sm sm:col-span-3">
@@ -201,6 +166,56 @@ export function PlaygroundForm({ criterionId, type, judges, defaultN, defaultPar
   );
 }
 
+/** A box per judge Settings enables (the first carries the group's error), or where to enable one. */
+function JudgePicks({
+  judges,
+  picked,
+  onPick,
+  error,
+}: {
+  judges: string[];
+  picked: string[];
+  onPick: (update: (picked: string[]) => string[]) => void;
+  error?: string;
+}) {
+  return (
+    <fieldset>
+      <legend className="mb-1 text-xs font-medium text-zinc-700">Judges (enabled in Settings)</legend>
+      {judges.length === 0 ? (
+        <p className="text-sm text-zinc-600" data-testid="playground-no-judges">
+          No judge is enabled: enable a provider and its models in{" "}
+          <Link href="/settings" className="text-indigo-700 underline">
+            Settings
+          </Link>
+          .
+        </p>
+      ) : (
+        <div className="flex flex-wrap gap-x-4 gap-y-1">
+          {judges.map((j, i) => (
+            <label key={j} className="inline-flex items-center gap-2 text-sm">
+              <input
+                type="checkbox"
+                name="judges"
+                value={j}
+                className="h-4 w-4 accent-indigo-600"
+                checked={picked.includes(j)}
+                // the first box carries the group's error, so focus lands on the group
+                {...(i === 0 ? ariaError("judges", error) : {})}
+                onChange={(e) => {
+                  const on = e.currentTarget.checked;
+                  onPick((p) => (on ? [...p, j] : p.filter((x) => x !== j)));
+                }}
+              />
+              <code className="text-xs">{j}</code>
+            </label>
+          ))}
+        </div>
+      )}
+      <FieldError id="judges" error={error} />
+    </fieldset>
+  );
+}
+
 function TextArea({
   name,
   label,
@@ -220,21 +235,17 @@ function TextArea({
 }) {
   const id = `playground-${name}`;
   return (
-    <div>
-      <label htmlFor={id} className="block text-xs font-medium text-zinc-700">
-        {label}
-      </label>
+    <LabelledField id={id} label={label}>
       <textarea
         id={id}
         name={name}
         rows={rows}
         className={`${box} ${mono ? "font-mono text-xs" : ""}`}
         value={value}
-        aria-invalid={Boolean(error)}
-        aria-describedby={error ? `${name}-error` : undefined}
+        {...ariaError(name, error)}
         onChange={(e) => onChange(e.currentTarget.value)}
       />
       <FieldError id={name} error={error} />
-    </div>
+    </LabelledField>
   );
 }
