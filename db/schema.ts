@@ -186,9 +186,8 @@ export const samples = sqliteTable(
   },
   (t) => [
     uniqueIndex("samples_task_id_idx").on(t.taskId).where(sql`superseded_at is null`),
-    index("samples_run_id_case_id_idx").on(t.runId, t.caseId, t.criterionId),
-    // a run's cost without reading its samples' rows (db/queries/runs.ts getProgressByRun)
-    index("samples_run_id_cost_usd_idx").on(t.runId, t.costUsd),
+    // cost_usd last: a run's cost is summed from the index, no sample row read (getProgressByRun)
+    index("samples_run_id_case_id_idx").on(t.runId, t.caseId, t.criterionId, t.costUsd),
     // each judge's latest live calls, newest first (getMedianLatencyByJudge reads K rows per judge)
     index("samples_judge_live_idx")
       .on(t.judge, t.id)

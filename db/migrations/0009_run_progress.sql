@@ -3,7 +3,9 @@
 --    superseded ones included), written by a trigger when the run's status becomes a finished one
 --    and removed when it goes back to queued or running, or when a sample is stored for it (a late
 --    write). A run without a row (live, or written to since) is counted live, from the indexes.
--- 2. samples_run_id_cost_usd_idx: a run's cost summed from the index, not the samples' rows.
+-- 2. samples_run_id_case_id_idx gains cost_usd as its last column: a run's cost is summed from the
+--    index, not the samples' rows (a column on an index every sample already has, not a new index
+--    each sample write pays for).
 -- 3. samples_judge_live_idx: each judge's latest live (uncached, successful) calls, newest first,
 --    for the median latency the time estimates use (its latest 500 calls, not every one).
 CREATE TABLE `run_totals` (
@@ -14,8 +16,9 @@ CREATE TABLE `run_totals` (
 	FOREIGN KEY (`run_id`) REFERENCES `runs`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-CREATE INDEX `samples_run_id_cost_usd_idx` ON `samples` (`run_id`,`cost_usd`);--> statement-breakpoint
-CREATE INDEX `samples_judge_live_idx` ON `samples` (`judge`,`id`) WHERE cached = 0 and error is null and judge != 'deterministic';
+DROP INDEX `samples_run_id_case_id_idx`;--> statement-breakpoint
+CREATE INDEX `samples_judge_live_idx` ON `samples` (`judge`,`id`) WHERE cached = 0 and error is null and judge != 'deterministic';--> statement-breakpoint
+CREATE INDEX `samples_run_id_case_id_idx` ON `samples` (`run_id`,`case_id`,`criterion_id`,`cost_usd`);
 --> statement-breakpoint
 INSERT INTO `run_totals` (`run_id`, `done`, `errors`, `cost_usd`)
 SELECT r.`id`,

@@ -141,6 +141,17 @@ describe("the runs list's aggregates", () => {
     expect(sorted(getProgressByRun(db))).toEqual(sorted(legacy));
     // the finished runs are read from run_totals; the running, queued and late-written ones counted live
     expect(totalsRows(db)).toEqual([ids.done, ids.resampled].sort());
+    // a live run is counted from indexes alone: no task or sample row is read
+    const plan = db.$client
+      .prepare(
+        "explain query plan select count(*), sum(status = 'done'), (select sum(cost_usd) from samples where run_id = @id) from tasks where run_id = @id",
+      )
+      .all({ id: ids.running }) as { detail: string }[];
+    expect(plan.map((p) => p.detail)).toEqual([
+      "SEARCH tasks USING COVERING INDEX tasks_run_id_status_idx (run_id=?)",
+      "SCALAR SUBQUERY 1",
+      "SEARCH samples USING COVERING INDEX samples_run_id_case_id_idx (run_id=?)",
+    ]);
   });
 
   it("a running run's counts are live, and a run's totals follow it back to work and to its end", async () => {
