@@ -505,3 +505,55 @@ test("the runs list patches a running run's row in place (no reload) and aligns 
   for (const id of ["run-answered", "run-coverage-pct", "run-failed", "run-cost"])
     expect(await row.getByTestId(id).evaluate((el) => getComputedStyle(el).textAlign)).toBe("right");
 });
+
+test("a run with more cases than a page: 50 cases shown, the pager says which, page 2 (by keyboard) shows the next ones and a cell there keeps its page", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await setProviders(page, { local: true });
+  const suite = writeSuite("pager-suite", 60, `pager-${Date.now()}`);
+  const cli = await juryEval([suite, "--judges", "local:judge-ok", "--n", "1", "--json"]);
+  expect([0, 1], cli.stderr).toContain(cli.code);
+  const out = JSON.parse(cli.stdout);
+  // the table is in case id order: c1, c10, c11, …
+  const ids = Array.from({ length: 60 }, (_, i) => `c${i + 1}`).sort();
+  const rowIds = () =>
+    page
+      .locator('[data-testid^="case-row-"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute("data-testid")));
+
+  await page.goto(`/runs/${out.run_id}`);
+  const rows = page.locator('[data-testid^="case-row-"]');
+  await expect(rows).toHaveCount(50);
+  expect(await rowIds()).toEqual(ids.slice(0, 50).map((id) => `case-row-${id}`));
+  const pager = page.getByTestId("case-pager");
+  await expect(pager.getByTestId("pager-range")).toHaveText("cases 1–50 of 60 · page 1 of 2");
+  await expect(page.locator("#verdicts")).toContainText("cases 1–50 of 60");
+  // the run-wide figures rest on every case, not the page's
+  await expect(page.getByTestId("run-coverage")).toHaveText("1 of 1 judge answered · 60 of 60 samples");
+
+  // by keyboard: the Next link takes focus and Enter opens page 2
+  await pager.getByTestId("pager-next").focus();
+  await expect(pager.getByTestId("pager-next")).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/[?&]page=2/);
+  await expect(rows).toHaveCount(10);
+  expect(await rowIds()).toEqual(ids.slice(50).map((id) => `case-row-${id}`));
+  await expect(pager.getByTestId("pager-range")).toHaveText("cases 51–60 of 60 · page 2 of 2");
+  await expect(pager.getByTestId("pager-next")).toHaveCount(0);
+
+  // a cell on page 2 opens with the page kept
+  await page.getByTestId(`cell-${ids[55]}-correctness`).click();
+  await expect(page).toHaveURL(new RegExp(`case=${ids[55]}.*page=2|page=2.*case=${ids[55]}`));
+  await expect(rows).toHaveCount(10);
+  await expect(page.locator("#cell")).toContainText(
+    `Case ${ids[55].slice(1)} · correctness: 1 of 1 samples answered`,
+  );
+
+  // back to page 1, the selected cell kept
+  await pager.getByTestId("pager-prev").focus();
+  await page.keyboard.press("Enter");
+  await expect(page).not.toHaveURL(/page=/);
+  await expect(rows).toHaveCount(50);
+  await expect(page.locator("#cell")).toContainText(`Case ${ids[55].slice(1)}`);
+});

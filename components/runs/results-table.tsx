@@ -1,15 +1,22 @@
 import Link from "next/link";
 import { ScrollTable } from "@/components/ui/scroll-table";
-import type { RunCase } from "@/lib/domain";
+import type { ResultRow } from "@/lib/domain";
 import type { CriterionVerdict } from "@/lib/judging/aggregate";
-import { type TriageCell, type TriageQuery, type TriageView, triageSearch } from "@/lib/runs/triage";
+import { cellKey, type TriageCell, type TriageQuery, type TriageRow, triageSearch } from "@/lib/runs/triage";
 import { ConsensusBadge } from "./status-badge";
 
 type Props = {
   runId: string;
-  cases: RunCase[];
-  view: TriageView;
+  /** the rows of the page shown (the triage view's, paged) */
+  rows: TriageRow[];
+  /** the columns: the triage view's criteria */
+  criteria: string[];
+  /** the names of the cases shown, and their stored verdicts by cellKey */
+  names: ReadonlyMap<string, string>;
+  results: ReadonlyMap<string, ResultRow>;
   query: TriageQuery;
+  /** the page shown, kept in each cell's link (1: left out) */
+  page: number;
   selected?: { caseId: string; criterionId: string };
 };
 
@@ -21,9 +28,8 @@ const filtered = (q: TriageQuery) => q.status !== "all" || q.judge !== null;
  * Under a triage filter only the cases with a matching cell are listed, and the matching cells are
  * marked; with a judge chosen, each cell also shows that judge's own mean and failures.
  */
-export function ResultsTable({ runId, cases, view, query, selected }: Props) {
-  const names = new Map(cases.map((c) => [c.caseId, c.name]));
-  if (view.rows.length === 0)
+export function ResultsTable({ runId, rows, criteria, names, results, query, page, selected }: Props) {
+  if (rows.length === 0)
     return (
       <p className="text-sm text-zinc-600" data-testid="triage-empty">
         No cell matches this filter.
@@ -37,7 +43,7 @@ export function ResultsTable({ runId, cases, view, query, selected }: Props) {
             <th scope="col" className="py-1 font-medium">
               Case
             </th>
-            {view.criteria.map((c) => (
+            {criteria.map((c) => (
               <th key={c} scope="col" className="py-1 font-medium">
                 {c}
               </th>
@@ -45,7 +51,7 @@ export function ResultsTable({ runId, cases, view, query, selected }: Props) {
           </tr>
         </thead>
         <tbody>
-          {view.rows.map((row) => (
+          {rows.map((row) => (
             <tr
               key={row.caseId}
               className="border-t border-zinc-100 align-top"
@@ -55,7 +61,7 @@ export function ResultsTable({ runId, cases, view, query, selected }: Props) {
                 <div className="font-medium">{names.get(row.caseId)}</div>
                 <div className="font-mono text-xs text-zinc-600">{row.caseId}</div>
               </th>
-              {view.criteria.map((cr) => {
+              {criteria.map((cr) => {
                 const hit = row.cells.find((c) => c.cell.criterionId === cr);
                 const isSel = selected?.caseId === row.caseId && selected.criterionId === cr;
                 const mark = hit?.match && filtered(query);
@@ -66,7 +72,13 @@ export function ResultsTable({ runId, cases, view, query, selected }: Props) {
                     className={`py-1.5 pr-3 ${isSel ? "bg-indigo-50" : mark ? "bg-amber-50" : ""} ${mark ? "shadow-[inset_3px_0_0_0_#b45309]" : ""}`}
                   >
                     {hit ? (
-                      <Cell runId={runId} cell={hit.cell} query={query} />
+                      <Cell
+                        runId={runId}
+                        cell={hit.cell}
+                        result={results.get(cellKey(row.caseId, cr))}
+                        query={query}
+                        page={page}
+                      />
                     ) : (
                       <span className="text-xs text-zinc-600">—</span>
                     )}
@@ -81,15 +93,22 @@ export function ResultsTable({ runId, cases, view, query, selected }: Props) {
   );
 }
 
-function Cell({ runId, cell, query }: { runId: string; cell: TriageCell; query: TriageQuery }) {
-  const r = cell.result;
+type CellProps = {
+  runId: string;
+  cell: TriageCell;
+  result: ResultRow | undefined;
+  query: TriageQuery;
+  page: number;
+};
+
+function Cell({ runId, cell, result: r, query, page }: CellProps) {
   if (!r) return <span className="text-xs text-zinc-600">pending</span>;
   const d: Partial<CriterionVerdict> = r.data ?? {};
   const cov = d.coverage;
   const mine = query.judge ? cell.byJudge.get(query.judge) : undefined;
   return (
     <Link
-      href={`/runs/${runId}${triageSearch(query, { case: cell.caseId, criterion: cell.criterionId })}#cell`}
+      href={`/runs/${runId}${triageSearch(query, { case: cell.caseId, criterion: cell.criterionId, page: page > 1 ? String(page) : undefined })}#cell`}
       data-testid={`cell-${cell.caseId}-${cell.criterionId}`}
       className="block rounded hover:bg-zinc-50"
     >

@@ -1,8 +1,8 @@
-import { and, desc, eq, gt, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { LiveProgress } from "@/lib/jobs/live";
 import type { Db } from "../client";
-import { experimentResults, experiments, jobs, reviews, runs, samples, studyQueries } from "../schema";
-import { getRunProgress } from "./runs";
+import { experimentResults, experiments, jobs, reviews, runs, studyQueries } from "../schema";
+import { getLatestRunSamples, getRunCounters } from "./run-live";
 
 /** A run's counters and the samples finished after `cursor` (a sample id), for live progress. */
 export function getRunLive(db: Db, id: string, cursor = 0, limit = 20): LiveProgress | undefined {
@@ -12,22 +12,8 @@ export function getRunLive(db: Db, id: string, cursor = 0, limit = 20): LiveProg
     .where(eq(runs.id, id))
     .get();
   if (!run) return undefined;
-  const p = getRunProgress(db, { runId: id });
-  const latest = db
-    .select({
-      id: samples.id,
-      caseId: samples.caseId,
-      criterionId: samples.criterionId,
-      judge: samples.judge,
-      sampleIndex: samples.sampleIndex,
-      score: samples.score,
-      error: samples.error,
-    })
-    .from(samples)
-    .where(and(eq(samples.runId, id), gt(samples.id, cursor)))
-    .orderBy(desc(samples.id))
-    .limit(limit)
-    .all();
+  const p = getRunCounters(db, { runId: id });
+  const latest = getLatestRunSamples(db, { runId: id, after: cursor, limit });
   return {
     kind: "run",
     status: run.status,

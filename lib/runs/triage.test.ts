@@ -134,7 +134,7 @@ describe("triage", () => {
     expect(shown(view({ status: "unstable", judge: "b" }))).toEqual([]);
     expect(shown(view({ status: "low-coverage", judge: "b" }))).toEqual(["c2/helpful"]);
     const c2 = cells.find((c) => c.caseId === "c2" && c.criterionId === "helpful");
-    expect(c2?.byJudge.get("b")).toMatchObject({ answered: [7], failed: 1, mean: 7 });
+    expect(c2?.byJudge.get("b")).toMatchObject({ answered: 1, failed: 1, mean: 7, min: 7, max: 7 });
     expect(cellMatches(c2!, "all", "zzz")).toBe(false); // a judge not on the cell
   });
 

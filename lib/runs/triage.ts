@@ -1,6 +1,7 @@
-import type { ResultRow, RunCase, Sample } from "../domain";
+import type { ResultRow, Sample } from "../domain";
 import type { CriterionVerdict } from "../judging/aggregate";
 import { getOrInsert } from "../map-utils";
+import type { CaseCriterion } from "./plan-run";
 
 /**
  * Run triage: which case × criterion cells need a look (failed samples, a FAIL verdict, a review
@@ -76,19 +77,56 @@ export function triageSearch(q: TriageQuery, extra: Record<string, string | unde
   return s ? `?${s}` : "";
 }
 
+/**
+ * One judge's current samples in one cell, as counts and sums (SQL gives them for a whole run
+ * without loading its samples; cellJudgeStatsOf gives the same from sample rows). `sum`, `sumSq`,
+ * `min` and `max` are over the answered samples (a score and no error); null when none answered.
+ */
+export type CellJudgeStats = {
+  caseId: string;
+  criterionId: string;
+  judge: string;
+  answered: number;
+  failed: number;
+  sum: number | null;
+  sumSq: number | null;
+  min: number | null;
+  max: number | null;
+};
+
 /** One judge's samples in one cell. */
 export type JudgeInCell = {
   judge: string;
-  answered: number[];
+  /** samples answered (a score, no error) and failed */
+  answered: number;
   failed: number;
   mean: number | null;
+  /** population std of the answered scores; null with fewer than 2 */
+  std: number | null;
+  min: number | null;
+  max: number | null;
+};
+
+/** What triage reads of a cell's stored verdict (the results row and a few fields of its data). */
+export type VerdictSummary = {
+  caseId: string;
+  criterionId: string;
+  finalScore: number | null;
+  passed: boolean;
+  flagForReview: boolean;
+  /** the verdict's own threshold, else the criterion's */
+  threshold: number | null;
+  /** samples answered of asked, when the verdict has a coverage */
+  coverage: { samplesAnswered: number; samplesAsked: number } | null;
+  straddlesThreshold: boolean;
+  crossModelStd: number | null;
 };
 
 /** One case × criterion cell, with what triage filters and sorts on. */
 export type TriageCell = {
   caseId: string;
   criterionId: string;
-  result: ResultRow | undefined;
+  verdict: VerdictSummary | undefined;
   score: number | null;
   threshold: number;
   failedSamples: number;
@@ -104,59 +142,126 @@ export type TriageCell = {
 
 type SampleLike = Pick<Sample, "caseId" | "criterionId" | "judge" | "score" | "error">;
 
-const answered = (s: SampleLike) => s.score !== null && !s.error;
+const answered = (s: Pick<SampleLike, "score" | "error">) => s.score !== null && !s.error;
+/** A case × criterion cell's key in maps. */
+export const cellKey = (caseId: string, criterionId: string) => `${caseId}\u0000${criterionId}`;
 
-function std(xs: number[]): number | null {
-  if (xs.length < 2) return null;
-  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
-  return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / xs.length);
+/** Per cell and judge counts and sums from sample rows: what getCellJudgeStats gives from SQL. */
+export function cellJudgeStatsOf(samples: readonly SampleLike[]): CellJudgeStats[] {
+  const by = new Map<string, CellJudgeStats>();
+  for (const s of samples) {
+    const g = getOrInsert(by, `${cellKey(s.caseId, s.criterionId)}\u0000${s.judge}`, () => ({
+      caseId: s.caseId,
+      criterionId: s.criterionId,
+      judge: s.judge,
+      answered: 0,
+      failed: 0,
+      sum: null,
+      sumSq: null,
+      min: null,
+      max: null,
+    }));
+    if (!answered(s)) {
+      g.failed++;
+      continue;
+    }
+    const x = s.score as number;
+    g.answered++;
+    g.sum = (g.sum ?? 0) + x;
+    g.sumSq = (g.sumSq ?? 0) + x * x;
+    g.min = g.min === null ? x : Math.min(g.min, x);
+    g.max = g.max === null ? x : Math.max(g.max, x);
+  }
+  return [...by.values()];
 }
+
+/** Mean and population std from counts and sums (0 when every score is the same). */
+export function momentsOf(g: Pick<CellJudgeStats, "answered" | "sum" | "sumSq" | "min" | "max">): {
+  mean: number | null;
+  std: number | null;
+} {
+  if (g.answered === 0 || g.sum === null) return { mean: null, std: null };
+  const mean = g.sum / g.answered;
+  if (g.answered < 2) return { mean, std: null };
+  if (g.min === g.max) return { mean, std: 0 };
+  const ss = Math.max(0, (g.sumSq ?? 0) - (g.sum * g.sum) / g.answered);
+  return { mean, std: Math.sqrt(ss / g.answered) };
+}
+
+/** What triage reads of stored verdicts (getVerdictSummaries gives the same from SQL). */
+export function verdictSummaries(results: readonly ResultRow[]): VerdictSummary[] {
+  return results.map((r) => {
+    const v: Partial<CriterionVerdict> = r.data ?? {};
+    return {
+      caseId: r.caseId,
+      criterionId: r.criterionId,
+      finalScore: r.finalScore,
+      passed: r.passed,
+      flagForReview: r.flagForReview,
+      threshold: v.threshold ?? null,
+      coverage: v.coverage
+        ? { samplesAnswered: v.coverage.samples_answered, samplesAsked: v.coverage.samples_asked }
+        : null,
+      straddlesThreshold: v.straddles_threshold ?? false,
+      crossModelStd: v.cross_model_std ?? null,
+    };
+  });
+}
+
+type CaseCriteria = { caseId: string; criteria: readonly Pick<CaseCriterion, "id" | "threshold">[] };
 
 /** Every cell of the run, in case then criterion order, from its verdicts and current samples. */
 export function triageCells(
-  cases: Pick<RunCase, "caseId" | "criteria">[],
+  cases: readonly CaseCriteria[],
   results: ResultRow[],
   samples: SampleLike[],
 ): TriageCell[] {
-  const key = (c: string, k: string) => `${c}\u0000${k}`;
-  const byCell = new Map<string, SampleLike[]>();
-  for (const s of samples) getOrInsert(byCell, key(s.caseId, s.criterionId), () => []).push(s);
-  const resultOf = new Map(results.map((r) => [key(r.caseId, r.criterionId), r]));
+  return triageCellsFrom(cases, verdictSummaries(results), cellJudgeStatsOf(samples));
+}
+
+/** Every cell of the run, in case then criterion order, from verdict summaries and per-judge counts. */
+export function triageCellsFrom(
+  cases: readonly CaseCriteria[],
+  verdicts: readonly VerdictSummary[],
+  stats: readonly CellJudgeStats[],
+): TriageCell[] {
+  const byCell = new Map<string, CellJudgeStats[]>();
+  for (const g of stats) getOrInsert(byCell, cellKey(g.caseId, g.criterionId), () => []).push(g);
+  const verdictOf = new Map(verdicts.map((r) => [cellKey(r.caseId, r.criterionId), r]));
   const out: TriageCell[] = [];
   for (const c of cases) {
     for (const cr of c.criteria) {
-      const k = key(c.caseId, cr.id);
-      const result = resultOf.get(k);
-      const v: Partial<CriterionVerdict> = result?.data ?? {};
-      const list = byCell.get(k) ?? [];
+      const k = cellKey(c.caseId, cr.id);
+      const verdict = verdictOf.get(k);
       const byJudge = new Map<string, JudgeInCell>();
-      for (const s of list) {
-        const j = getOrInsert(byJudge, s.judge, () => ({
-          judge: s.judge,
-          answered: [],
-          failed: 0,
-          mean: null,
-        }));
-        if (answered(s)) j.answered.push(s.score as number);
-        else j.failed++;
+      let failedSamples = 0;
+      for (const g of byCell.get(k) ?? []) {
+        byJudge.set(g.judge, {
+          judge: g.judge,
+          answered: g.answered,
+          failed: g.failed,
+          ...momentsOf(g),
+          min: g.min,
+          max: g.max,
+        });
+        failedSamples += g.failed;
       }
-      for (const j of byJudge.values())
-        j.mean = j.answered.length ? j.answered.reduce((a, b) => a + b, 0) / j.answered.length : null;
-      const cov = v.coverage;
-      const within = [...byJudge.values()].map((j) => std(j.answered)).filter((x): x is number => x !== null);
+      const cov = verdict?.coverage;
+      const within = [...byJudge.values()].map((j) => j.std).filter((x): x is number => x !== null);
       out.push({
         caseId: c.caseId,
         criterionId: cr.id,
-        result,
-        score: result?.finalScore ?? null,
-        threshold: v.threshold ?? cr.threshold,
-        failedSamples: list.filter((s) => !answered(s)).length,
-        flagged: result?.flagForReview ?? false,
-        unstable: v.straddles_threshold ?? false,
-        lowCoverage: !cov || cov.samples_answered < cov.samples_asked,
-        coverageRatio: cov && cov.samples_asked > 0 ? cov.samples_answered / cov.samples_asked : 0,
+        verdict,
+        score: verdict?.finalScore ?? null,
+        threshold: verdict?.threshold ?? cr.threshold,
+        failedSamples,
+        flagged: verdict?.flagForReview ?? false,
+        unstable: verdict?.straddlesThreshold ?? false,
+        lowCoverage: !cov || cov.samplesAnswered < cov.samplesAsked,
+        coverageRatio: cov && cov.samplesAsked > 0 ? cov.samplesAnswered / cov.samplesAsked : 0,
         spread:
-          v.cross_model_std ?? (within.length ? within.reduce((a, b) => a + b, 0) / within.length : null),
+          verdict?.crossModelStd ??
+          (within.length ? within.reduce((a, b) => a + b, 0) / within.length : null),
         byJudge,
       });
     }
@@ -178,15 +283,15 @@ export function cellMatches(cell: TriageCell, status: TriageStatus, judge: strin
     case "failed":
       return j ? j.failed > 0 : cell.failedSamples > 0;
     case "fail":
-      return cell.result !== undefined && !cell.result.passed;
+      return cell.verdict !== undefined && !cell.verdict.passed;
     case "flagged":
       return cell.flagged;
     case "unstable":
       return j
-        ? j.answered.some((x) => x >= cell.threshold) && j.answered.some((x) => x < cell.threshold)
+        ? j.max !== null && j.min !== null && j.max >= cell.threshold && j.min < cell.threshold
         : cell.unstable;
     case "low-coverage":
-      return j ? j.answered.length < n : cell.lowCoverage;
+      return j ? j.answered < n : cell.lowCoverage;
   }
 }
 

@@ -1,0 +1,70 @@
+import type { LiveSample } from "@/lib/jobs/live";
+import type { Db } from "../client";
+import type { RunProgress } from "./runs";
+
+/**
+ * A run's live counters and newest samples at any size, for its page and the progress poll
+ * (/api/progress/<id>, every second while it runs): counts from indexes and run_totals, never the
+ * samples' rows, and the newest samples by a descending walk of the primary key, not a sort.
+ */
+
+function statements(db: Db) {
+  const c = db.$client;
+  return {
+    // migration 0009: a finished run's done and failed counts and cost, kept by triggers
+    settled: c.prepare("select done, errors, cost_usd as costUsd from run_totals where run_id = ?"),
+    // tasks_run_id_status_idx: no task row is read
+    taskCount: c.prepare("select count(*) from tasks where run_id = ?").pluck(),
+    taskCounts: c.prepare(
+      `select count(*) as total, coalesce(sum(status = 'done'), 0) as done,
+              coalesce(sum(status = 'error'), 0) as errors
+       from tasks where run_id = ?`,
+    ),
+    // samples_run_id_case_id_idx ends with cost_usd: no sample row is read
+    cost: c.prepare("select coalesce(sum(cost_usd), 0) from samples where run_id = ?").pluck(),
+    maxId: c.prepare("select max(id) from samples where run_id = ?").pluck(),
+    // `+run_id`: walk the primary key down from the run's newest sample instead of sorting its index
+    latest: c.prepare(
+      `select id, case_id as caseId, criterion_id as criterionId, judge, sample_index as sampleIndex,
+              score, error
+       from samples where id > @after and id <= @maxId and +run_id = @runId
+       order by id desc limit @limit`,
+    ),
+  };
+}
+const prepared = new WeakMap<Db, ReturnType<typeof statements>>();
+function stmts(db: Db) {
+  let s = prepared.get(db);
+  if (!s) {
+    s = statements(db);
+    prepared.set(db, s);
+  }
+  return s;
+}
+
+/**
+ * getRunProgress's figures (db/queries/runs.ts), read cheaply: a finished run's from run_totals, a
+ * live one's counted from the indexes. `costUsd` is every sample's, superseded ones included.
+ */
+export function getRunCounters(db: Db, { runId }: { runId: string }): RunProgress {
+  const st = stmts(db);
+  const settled = st.settled.get(runId) as { done: number; errors: number; costUsd: number } | undefined;
+  if (settled) {
+    const total = st.taskCount.get(runId) as number;
+    return { total, ...settled, pending: total - settled.done - settled.errors };
+  }
+  const t = st.taskCounts.get(runId) as { total: number; done: number; errors: number };
+  const costUsd = st.cost.get(runId) as number;
+  return { ...t, pending: t.total - t.done - t.errors, costUsd };
+}
+
+/** A run's newest samples with an id above `after`, newest first, at most `limit`. */
+export function getLatestRunSamples(
+  db: Db,
+  { runId, after = 0, limit = 20 }: { runId: string; after?: number; limit?: number },
+): LiveSample[] {
+  const st = stmts(db);
+  const maxId = st.maxId.get(runId) as number | null;
+  if (maxId === null || maxId <= after) return [];
+  return st.latest.all({ runId, after, maxId, limit }) as LiveSample[];
+}

@@ -1,0 +1,147 @@
+import type { Db } from "@/db/client";
+import { getVerdictLabel } from "@/db/queries/labels";
+import { getRunLive } from "@/db/queries/progress";
+import {
+  getCellJudgeStats,
+  getFailureMessages,
+  getRunCase,
+  getRunCaseIndex,
+  getRunResultsForCases,
+  getRunSamplesForCases,
+  getVerdictSummaries,
+  judgeCountsOf,
+} from "@/db/queries/run-page";
+import { getRunById, getRunSampleHistory } from "@/db/queries/runs";
+import type { RunCase, Sample } from "../domain";
+import { mean } from "../judging/aggregate";
+import { panelStatsFromCounts } from "../judging/panel-stats-from-counts";
+import { groupFailureMessages, runCoverageFrom } from "./coverage";
+import { pageOf, parsePage } from "./paging";
+import { DETERMINISTIC_JUDGE } from "./plan-run";
+import { cellKey, parseTriageQuery, triageCellsFrom, triageView } from "./triage";
+
+/**
+ * Everything the run page (app/runs/[id]/page.tsx) shows, at any size of run. What covers the whole
+ * run (coverage, failures by judge and error, the triage counts and order, panel agreement) comes
+ * from SQL aggregates; rows are read only for the cases of the page shown (their verdicts) and for
+ * the selected cell (its case and samples).
+ */
+
+type Params = Record<string, string | string[] | undefined>;
+
+export type CellRef = { caseId: string; criterionId: string };
+
+export function loadRunPage(db: Db, runId: string, sp: Params) {
+  const run = getRunById(db, { id: runId });
+  if (!run) return undefined;
+  const progress = getRunLive(db, runId);
+  if (!progress) return undefined;
+  const cases = getRunCaseIndex(db, { runId });
+  const criteria = [...new Set(cases.flatMap((c) => c.criteria.map((x) => x.id)))];
+  const stats = getCellJudgeStats(db, { runId });
+  const verdicts = getVerdictSummaries(db, { runId });
+
+  const hasDeterministic = cases.some((c) => c.criteria.some((x) => x.type === "deterministic"));
+  const triageJudges = [...run.options.judges, ...(hasDeterministic ? [DETERMINISTIC_JUDGE] : [])];
+  const query = parseTriageQuery(sp, { judges: triageJudges, criteria });
+  const view = triageView(
+    triageCellsFrom(cases, verdicts, stats),
+    cases.map((c) => c.caseId),
+    criteria,
+    query,
+    run.options.n,
+  );
+  const page = pageOf(view.rows, parsePage(sp.page));
+  const pageCaseIds = page.rows.map((r) => r.caseId);
+  const pageResults = new Map(
+    getRunResultsForCases(db, { runId, caseIds: pageCaseIds }).map((r) => [
+      cellKey(r.caseId, r.criterionId),
+      r,
+    ]),
+  );
+  const onPage = new Set(pageCaseIds);
+  const caseNames = new Map(cases.filter((c) => onPage.has(c.caseId)).map((c) => [c.caseId, c.name]));
+
+  const coverage = runCoverageFrom(run.options.judges, run.totalTasks, judgeCountsOf(stats));
+  const failures = coverage.samples_failed > 0 ? groupFailureMessages(getFailureMessages(db, { runId })) : [];
+
+  const spCase = typeof sp.case === "string" ? sp.case : undefined;
+  const spCriterion = typeof sp.criterion === "string" ? sp.criterion : undefined;
+  const firstLlm = cases.flatMap((c) =>
+    c.criteria.filter((x) => x.type === "llm").map((x) => ({ caseId: c.caseId, criterionId: x.id })),
+  )[0];
+  const selected: CellRef | undefined =
+    spCase && spCriterion ? { caseId: spCase, criterionId: spCriterion } : firstLlm;
+
+  return {
+    run,
+    progress,
+    caseCount: cases.length,
+    criteria,
+    coverage,
+    failures,
+    unpriced: run.options.unpriced ?? [],
+    triage: {
+      query,
+      judges: triageJudges,
+      view,
+      page,
+      verdictCount: verdicts.length,
+      caseNames,
+      results: pageResults,
+      keep: { case: spCase, criterion: spCriterion },
+    },
+    selected,
+    cell: selected ? loadCell(db, run, selected) : undefined,
+    panel: panelStatsFromCounts(stats, run.options.judges),
+  };
+}
+
+type RunLike = { id: string; options: { judges: string[]; n: number } };
+
+/**
+ * One case × criterion cell: its case, its current samples in judge then sample order, the
+ * superseded ones apart, and what its figures rest on. Failed samples are counted apart: never in a
+ * mean, a spread, a chart or its count.
+ */
+function loadCell(db: Db, run: RunLike, selected: CellRef) {
+  const c: RunCase | undefined = getRunCase(db, { runId: run.id, caseId: selected.caseId });
+  const criterion = c?.criteria.find((x) => x.id === selected.criterionId);
+  if (!c || !criterion) return undefined;
+  const judgeOrder = (j: string) => run.options.judges.indexOf(j) + 1 || Number.MAX_SAFE_INTEGER;
+  const samples = getRunSamplesForCases(db, {
+    runId: run.id,
+    caseIds: [selected.caseId],
+    criterionId: selected.criterionId,
+  }).sort((x, y) => judgeOrder(x.judge) - judgeOrder(y.judge) || x.sampleIndex - y.sampleIndex);
+  const superseded = getRunSampleHistory(db, { runId: run.id, ...selected })
+    .filter((s) => s.supersededAt !== null)
+    .sort(
+      (x, y) => judgeOrder(x.judge) - judgeOrder(y.judge) || x.sampleIndex - y.sampleIndex || x.id - y.id,
+    );
+  const scored = samples.filter((s) => s.score !== null && !s.error);
+  const judges = [...new Set(scored.map((s) => s.judge))];
+  const deterministic = criterion.type === "deterministic";
+  const judgeMeans = judges.map((j) => ({
+    judge: j,
+    mean: mean(scored.filter((s) => s.judge === j).map((s) => s.score as number)),
+  }));
+  return {
+    ...selected,
+    caseName: c.name,
+    output: c.output,
+    criterion,
+    samples,
+    superseded,
+    scored: scored as (Sample & { score: number })[],
+    failed: samples.length - scored.length,
+    judges,
+    judgeMeans,
+    panelMean: judgeMeans.length ? mean(judgeMeans.map((m) => m.mean)) : null,
+    askedJudges: deterministic ? 1 : run.options.judges.length,
+    askedSamples: deterministic ? 1 : run.options.judges.length * run.options.n,
+    label: getVerdictLabel(db, { runId: run.id, ...selected }),
+  };
+}
+
+export type CellDetailData = NonNullable<ReturnType<typeof loadCell>>;
