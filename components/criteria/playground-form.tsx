@@ -35,11 +35,6 @@ export function PlaygroundForm({ criterionId, type, judges, defaultN, defaultPar
   const [state, action, pending] = useActionState<TryCriterionState, FormData>(tryCriterionAction, null);
   const [picked, setPicked] = useState<string[]>(() => judges.slice(0, 3));
   const [n, setN] = useState(String(defaultN));
-  const [prompt, setPrompt] = useState("");
-  const [context, setContext] = useState("");
-  const [reference, setReference] = useState("");
-  const [output, setOutput] = useState("");
-  const [params, setParams] = useState(defaultParams ?? "");
   const [fresh, setFresh] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const statusRef = useRef<HTMLParagraphElement>(null);
@@ -93,51 +88,7 @@ export function PlaygroundForm({ criterionId, type, judges, defaultN, defaultPar
             call the judges afresh (skip cached answers)
           </label>
         </div>
-        <div className="grid gap-3 md:grid-cols-2">
-          <TextArea
-            name="prompt"
-            label="Input: the prompt the output answers"
-            value={prompt}
-            onChange={setPrompt}
-            rows={3}
-            error={errors.prompt}
-          />
-          <TextArea
-            name="reference"
-            label="Reference answer (optional)"
-            value={reference}
-            onChange={setReference}
-            rows={3}
-            error={errors.reference}
-          />
-          <TextArea
-            name="context"
-            label="Context (optional: documents the output should rest on)"
-            value={context}
-            onChange={setContext}
-            rows={3}
-            error={errors.context}
-          />
-          <TextArea
-            name="output"
-            label="Output to judge"
-            value={output}
-            onChange={setOutput}
-            rows={3}
-            error={errors.output}
-          />
-          {!llm && (
-            <TextArea
-              name="params"
-              label="Parameters (JSON object; blank: the definition's)"
-              value={params}
-              onChange={setParams}
-              rows={3}
-              error={errors.params}
-              mono
-            />
-          )}
-        </div>
+        <CaseFields llm={llm} defaultParams={defaultParams} errors={errors} />
         <div className="flex flex-wrap items-center gap-3">
           <button
             type="submit"
@@ -162,6 +113,44 @@ export function PlaygroundForm({ criterionId, type, judges, defaultN, defaultPar
         </div>
       </form>
       {state?.ok && <PlaygroundResultView result={state.data} />}
+    </div>
+  );
+}
+
+/**
+ * What the criterion judges: the prompt, a reference, context and the output; a deterministic
+ * criterion's parameters too. Each box keeps what was typed.
+ */
+function CaseFields({
+  llm,
+  defaultParams,
+  errors,
+}: {
+  llm: boolean;
+  defaultParams?: string;
+  errors: Record<string, string | undefined>;
+}) {
+  return (
+    <div className="grid gap-3 md:grid-cols-2">
+      <TextArea name="prompt" label="Input: the prompt the output answers" rows={3} error={errors.prompt} />
+      <TextArea name="reference" label="Reference answer (optional)" rows={3} error={errors.reference} />
+      <TextArea
+        name="context"
+        label="Context (optional: documents the output should rest on)"
+        rows={3}
+        error={errors.context}
+      />
+      <TextArea name="output" label="Output to judge" rows={3} error={errors.output} />
+      {!llm && (
+        <TextArea
+          name="params"
+          label="Parameters (JSON object; blank: the definition's)"
+          initial={defaultParams ?? ""}
+          rows={3}
+          error={errors.params}
+          mono
+        />
+      )}
     </div>
   );
 }
@@ -219,20 +208,19 @@ function JudgePicks({
 function TextArea({
   name,
   label,
-  value,
-  onChange,
+  initial = "",
   rows,
   error,
   mono,
 }: {
   name: string;
   label: string;
-  value: string;
-  onChange: (v: string) => void;
+  initial?: string;
   rows: number;
   error?: string;
   mono?: boolean;
 }) {
+  const [value, setValue] = useState(initial);
   const id = `playground-${name}`;
   return (
     <LabelledField id={id} label={label}>
@@ -243,7 +231,7 @@ function TextArea({
         className={`${box} ${mono ? "font-mono text-xs" : ""}`}
         value={value}
         {...ariaError(name, error)}
-        onChange={(e) => onChange(e.currentTarget.value)}
+        onChange={(e) => setValue(e.currentTarget.value)}
       />
       <FieldError id={name} error={error} />
     </LabelledField>
