@@ -200,7 +200,7 @@ async function freePort(taken) {
 }
 
 // ─── preconditions ───────────────────────────────────────────────────────────
-for (const f of ["dist/cli.mjs", "dist/scripted-server.mjs"])
+for (const f of ["dist/cli.cjs", "dist/scripted-server.mjs"])
   if (!fs.existsSync(path.join(root, f))) {
     process.stderr.write(`crash-suite: ${f} is missing: run \`node scripts/build-cli.mjs\` first.\n`);
     process.exit(2);
