@@ -1,8 +1,7 @@
 // Per-field input budgets for judge prompts. No imports: the dashboard's estimate table uses it too.
 
-/** Largest case field (output, prompt, context, reference, profile, hint) sent to a judge, in characters. */
+/** Largest case field (output, prompt, context, reference, profile, hint) sent to a judge, in characters (declared, with its default, in lib/env/registry.ts). */
 export const MAX_FIELD_CHARS_ENV = "JURY_MAX_FIELD_CHARS";
-export const DEFAULT_MAX_FIELD_CHARS = 50_000;
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 

@@ -1,6 +1,6 @@
 import type { CaseInput, LlmCriterion } from "../criteria/definition";
-import { JuryError } from "../errors";
-import { type BudgetWarning, DEFAULT_MAX_FIELD_CHARS, MAX_FIELD_CHARS_ENV, truncateField } from "./budget";
+import { readEnv } from "../env/registry";
+import { type BudgetWarning, truncateField } from "./budget";
 
 export {
   type BudgetWarning,
@@ -36,17 +36,9 @@ export function responseJsonSchema(c: LlmCriterion): Record<string, unknown> {
   return s;
 }
 
-/** JURY_MAX_FIELD_CHARS, or 50,000. */
+/** JURY_MAX_FIELD_CHARS, or 50,000: read through the one registry of variables (lib/env/registry.ts). */
 export function maxFieldChars(): number {
-  const raw = process.env[MAX_FIELD_CHARS_ENV]?.trim();
-  if (!raw) return DEFAULT_MAX_FIELD_CHARS;
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 1000)
-    throw new JuryError(
-      "usage",
-      `${MAX_FIELD_CHARS_ENV} must be a whole number of characters, at least 1000, got "${raw}"`,
-    );
-  return n;
+  return readEnv("JURY_MAX_FIELD_CHARS");
 }
 
 /** The case fields a judge is sent, as text, by the name used in warnings. */

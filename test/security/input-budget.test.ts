@@ -79,7 +79,7 @@ describe("buildJudgePrompt: every case field has a budget", () => {
     ]);
     process.env.JURY_MAX_FIELD_CHARS = "lots";
     expect(() => buildJudgePrompt(criterion, {}, text)).toThrow(
-      /JURY_MAX_FIELD_CHARS must be a whole number/,
+      `JURY_MAX_FIELD_CHARS="lots" must be a whole number of characters, at least 1000`,
     );
   });
 
