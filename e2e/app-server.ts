@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
 
 /** A started app; `output()` is everything it printed so far (stdout and stderr). */
 export type AppProcess = ChildProcess & { output(): string };
@@ -71,4 +73,37 @@ export function listeningAddresses(port: number): string[] {
     }
   }
   return out;
+}
+
+const BUILD_ID = path.resolve(".next/BUILD_ID");
+const MANIFEST = path.resolve(".next/server/server-reference-manifest.json");
+
+/** Throws, naming the test, when there is no production build to start (`npm test` makes one). */
+export function requireBuild(testFile: string): void {
+  if (!fs.existsSync(BUILD_ID) || !fs.existsSync(MANIFEST))
+    throw new Error(
+      `${testFile} runs against the built server, and there is none: run \`npm run build\` first (\`npm test\` does).`,
+    );
+}
+
+/** The id Next gave an exported server action, from the build's manifest. */
+export function actionId(file: string, name: string): string {
+  const manifest = JSON.parse(fs.readFileSync(MANIFEST, "utf8")) as {
+    node: Record<string, { filename?: string; exportedName?: string }>;
+  };
+  const hit = Object.entries(manifest.node).find(([, a]) => a.filename === file && a.exportedName === name);
+  if (!hit) throw new Error(`no action ${name} of ${file} in ${MANIFEST}: rebuild with \`npm run build\``);
+  return hit[0];
+}
+
+/** A port free on 127.0.0.1 now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
 }

@@ -2,47 +2,14 @@
 // server, `npm start`): the review's job is recovered as interrupted (never left running), nothing
 // runs again (the scripted server's call count), and the Reviews page lists it as interrupted.
 // Needs `npm run build` (`npm test` does).
-import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type AppProcess, startApp, stopApp } from "@/e2e/app-server";
+import { type AppProcess, actionId, freePort, requireBuild, startApp, stopApp } from "@/e2e/app-server";
 import { tempDir } from "@/lib/testing/fixtures";
 import { type ScriptedServer, startScriptedServer } from "@/lib/testing/scripted-server";
 import { enableProviders } from "@/lib/testing/settings-db";
-
-const BUILD_ID = path.resolve(".next/BUILD_ID");
-const MANIFEST = path.resolve(".next/server/server-reference-manifest.json");
-
-function requireBuild(): void {
-  if (!fs.existsSync(BUILD_ID) || !fs.existsSync(MANIFEST))
-    throw new Error(
-      "test/crash/review-crash.test.ts runs against the built server, and there is none: run `npm run build` first (`npm test` does).",
-    );
-}
-
-/** The id Next gave an exported server action, from the build's manifest. */
-function actionId(file: string, name: string): string {
-  const manifest = JSON.parse(fs.readFileSync(MANIFEST, "utf8")) as {
-    node: Record<string, { filename?: string; exportedName?: string }>;
-  };
-  const hit = Object.entries(manifest.node).find(([, a]) => a.filename === file && a.exportedName === name);
-  if (!hit) throw new Error(`no action ${name} of ${file} in ${MANIFEST}: rebuild with \`npm run build\``);
-  return hit[0];
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function request(
   port: number,
@@ -116,7 +83,7 @@ const judgment = {
 let server: ScriptedServer;
 let app: AppProcess | undefined;
 beforeAll(async () => {
-  requireBuild();
+  requireBuild("test/crash/review-crash.test.ts");
   // slow answers: the review is still working when the server is killed
   server = await startScriptedServer((req) =>
     req.text.includes("When in doubt, pass")

@@ -1,10 +1,9 @@
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppProcess, startApp, stopApp } from "@/e2e/app-server";
+import { type AppProcess, actionId, freePort, requireBuild, startApp, stopApp } from "@/e2e/app-server";
 import { defaultSettings } from "@/lib/settings/schema";
 import { tempDir } from "@/lib/testing/fixtures";
 import { type ScriptedServer, startScriptedServer } from "@/lib/testing/scripted-server";
@@ -15,38 +14,8 @@ import { type ScriptedServer, startScriptedServer } from "@/lib/testing/scripted
 // proxy.ts must refuse before any app code runs, so the listener standing in for the attacker's
 // endpoint never hears from Jury.
 
-const BUILD_ID = path.resolve(".next/BUILD_ID");
-const MANIFEST = path.resolve(".next/server/server-reference-manifest.json");
 const OPENAI_KEY = "sk-jury-rebinding-canary-0123456789";
 const TOKEN = "jury-rebinding-token-0123456789abcdef";
-
-function requireBuild(): void {
-  if (!fs.existsSync(BUILD_ID) || !fs.existsSync(MANIFEST))
-    throw new Error(
-      "test/security/rebinding.test.ts runs against the built server, and there is none: run `npm run build` first (`npm test` does).",
-    );
-}
-
-/** The id Next gave an exported server action, from the build's manifest. */
-function actionId(file: string, name: string): string {
-  const manifest = JSON.parse(fs.readFileSync(MANIFEST, "utf8")) as {
-    node: Record<string, { filename?: string; exportedName?: string }>;
-  };
-  const hit = Object.entries(manifest.node).find(([, a]) => a.filename === file && a.exportedName === name);
-  if (!hit) throw new Error(`no action ${name} of ${file} in ${MANIFEST}: rebuild with \`npm run build\``);
-  return hit[0];
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 type Reply = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
@@ -129,7 +98,7 @@ let saveSettingsId: string;
 let startRunId: string;
 
 beforeAll(async () => {
-  requireBuild();
+  requireBuild("test/security/rebinding.test.ts");
   saveSettingsId = actionId("app/actions/settings.ts", "saveSettings");
   startRunId = actionId("app/actions/runs.ts", "startRun");
   listener = await startScriptedServer(() => ({ text: '{"score": 10, "reasoning": "ok"}' }));
