@@ -23,10 +23,10 @@ import { getCachedResponse } from "@/db/queries/runs";
 import { type PairwiseCriterion, pairwiseCriterionSchema } from "../criteria/definition";
 import { errorMessage } from "../errors";
 import { createCallScheduler } from "../jobs/scheduler";
-import { callModel, partialReply } from "../judging/call-model";
+import { callJudge } from "../judging/call-judge";
+import { partialReply } from "../judging/call-model";
 import { maxFieldChars } from "../judging/prompt";
 import { costOf } from "../pricing";
-import { getModel } from "../providers/get-model";
 import { assertJudgesReady } from "../providers/preflight";
 import { readUtf8File } from "../read-text";
 import type { Settings } from "../settings/schema";
@@ -216,19 +216,13 @@ export async function runPairwise(
     const cost = (i: number, o: number) =>
       price ? costOf(price, i, o) : judge.startsWith("mock:") ? 0 : null;
     try {
-      const model = getModel(judge, { settings });
-      const r = await scheduler.schedule(judge, () => {
-        opts.signal?.throwIfAborted();
-        return callModel({
-          model,
-          system: req.system,
-          prompt: req.prompt,
-          schema: req.schema,
-          temperature: j.temperature,
-          timeoutMs: j.timeoutMs,
-          maxRetries: j.maxRetries,
-          signal: opts.signal,
-        });
+      const r = await callJudge({
+        judge,
+        request: req,
+        settings,
+        scheduler,
+        temperature: j.temperature,
+        signal: opts.signal,
       });
       const p = parsePairwise(r.text, order, c.allow_tie);
       if (p.ok)

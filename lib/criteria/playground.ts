@@ -4,11 +4,11 @@ import { getCachedResponse } from "@/db/queries/runs";
 import { errorMessage, JuryError } from "../errors";
 import { createCallScheduler } from "../jobs/scheduler";
 import { aggregateAcrossModels, type CriterionVerdict } from "../judging/aggregate";
-import { callModel, partialReply } from "../judging/call-model";
+import { callJudge } from "../judging/call-judge";
+import { partialReply } from "../judging/call-model";
 import { parseJudgment } from "../judging/parse-json";
 import { buildJudgePrompt } from "../judging/prompt";
 import { costOf } from "../pricing";
-import { getModel } from "../providers/get-model";
 import { judgeCacheKey } from "../runs/cache-key";
 import { panelOptionsOf } from "../runs/plan-run";
 import { enabledJudges } from "../settings/providers";
@@ -195,19 +195,13 @@ export async function tryCriterion(
     const cost = (i: number, o: number) =>
       price ? costOf(price, i, o) : judge.startsWith("mock:") ? 0 : null;
     try {
-      const model = getModel(judge, { settings });
-      const r = await scheduler.schedule(judge, () => {
-        opts.signal?.throwIfAborted();
-        return callModel({
-          model,
-          system: request.system,
-          prompt: request.prompt,
-          schema: request.schema,
-          temperature: j.temperature,
-          timeoutMs: j.timeoutMs,
-          maxRetries: j.maxRetries,
-          signal: opts.signal,
-        });
+      const r = await callJudge({
+        judge,
+        request,
+        settings,
+        scheduler,
+        temperature: j.temperature,
+        signal: opts.signal,
       });
       const p = parseJudgment(r.text, scale);
       // only an answer that parsed is worth reusing (as in a run)

@@ -6,12 +6,12 @@ import type { CriteriaRegistry } from "../criteria/registry";
 import { deterministicTimeoutMs, type LogicPool, sharedLogicPool } from "../criteria/worker-pool";
 import { errorMessage, isJuryError, JuryError } from "../errors";
 import type { CallScheduler } from "../jobs/scheduler";
-import { callModel, partialReply } from "../judging/call-model";
+import { callJudge } from "../judging/call-judge";
+import { partialReply } from "../judging/call-model";
 import { parseJudgment } from "../judging/parse-json";
 import { buildJudgePrompt, type JudgeRequest } from "../judging/prompt";
 import { getOrInsert } from "../map-utils";
 import { costOf } from "../pricing";
-import { getModel } from "../providers/get-model";
 import type { Settings } from "../settings/schema";
 import { judgeCacheKey } from "./cache-key";
 
@@ -146,20 +146,13 @@ async function askJudge(
     }
   }
   try {
-    const j = env.settings.judging;
-    const model = getModel(task.judge, { settings: env.settings });
-    const r = await env.scheduler.schedule(task.judge, () => {
-      signal.throwIfAborted(); // a slot freed after a stop starts no new call
-      return callModel({
-        model,
-        system: req.system,
-        prompt: req.prompt,
-        schema: req.schema,
-        temperature: options.temperature,
-        timeoutMs: j.timeoutMs,
-        maxRetries: j.maxRetries,
-        signal,
-      });
+    const r = await callJudge({
+      judge: task.judge,
+      request: req,
+      settings: env.settings,
+      scheduler: env.scheduler,
+      temperature: options.temperature,
+      signal,
     });
     const price = env.settings.prices[task.judge];
     const parsed = answer(r.text);
