@@ -31,15 +31,18 @@ export function StudyHeader({
     <>
       <PageTitle
         actions={
-          firstOpen ? (
-            <Link
-              href={`/memory/${encodeURIComponent(collection)}/annotate?q=${encodeURIComponent(firstOpen)}`}
-              className="rounded border border-zinc-300 bg-white px-3 py-1.5 text-sm hover:bg-zinc-50"
-              data-testid="annotate-link"
-            >
-              Annotate
-            </Link>
-          ) : undefined
+          <div className="flex flex-wrap items-center gap-2">
+            {firstOpen && (
+              <Link
+                href={`/memory/${encodeURIComponent(collection)}/annotate?q=${encodeURIComponent(firstOpen)}`}
+                className="rounded border border-zinc-300 bg-white px-3 py-1.5 text-sm hover:bg-zinc-50"
+                data-testid="annotate-link"
+              >
+                Annotate
+              </Link>
+            )}
+            <ExportLinks collection={collection} />
+          </div>
         }
       >
         Memory study: {collection}
@@ -69,5 +72,24 @@ export function StudyHeader({
         )}
       </div>
     </>
+  );
+}
+
+/** Plain download links to the study's export route (the same files as `jury memory export-labels|export-metrics`). */
+function ExportLinks({ collection }: { collection: string }) {
+  const base = `/memory/${encodeURIComponent(collection)}/export`;
+  const links = [
+    { href: `${base}?what=labels&format=csv`, text: "Export labels (CSV)", id: "export-labels" },
+    { href: `${base}?what=metrics&format=csv`, text: "Export metrics (CSV)", id: "export-metrics" },
+    { href: `${base}?what=qrels`, text: "Export qrels", id: "export-qrels" },
+  ];
+  return (
+    <nav aria-label="Export" className="flex flex-wrap gap-x-3 text-sm">
+      {links.map((l) => (
+        <a key={l.id} href={l.href} download className="text-indigo-700 underline" data-testid={l.id}>
+          {l.text}
+        </a>
+      ))}
+    </nav>
   );
 }

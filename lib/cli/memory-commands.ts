@@ -149,3 +149,19 @@ export async function exportRunCommand({ db, positionals }: MemoryContext): Prom
   );
   return 0;
 }
+
+/** `memory export-labels <collection> [--format csv|qrels]` and `memory export-metrics <collection> [--format csv|json]`: the study page's export files. */
+export async function exportStudyCommand(
+  { db, values, positionals }: MemoryContext,
+  what: "labels" | "metrics",
+): Promise<number> {
+  const { exportStudy } = await import("../memory/study-export");
+  const { readSettings } = await import("../settings/store");
+  const collection = need(positionals[0], "a collection");
+  const spec =
+    what === "labels"
+      ? { what, format: (values.format ?? "csv") as "csv" | "qrels" }
+      : { what, format: (values.format ?? "csv") as "csv" | "json" };
+  process.stdout.write(exportStudy(db, collection, spec, readSettings(db).prices).body);
+  return 0;
+}

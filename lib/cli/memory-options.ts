@@ -159,6 +159,26 @@ export const MEMORY_COMMANDS: Record<string, CommandSpec> = {
     summary: "Prints the collection's ground truth as TREC qrels.",
     options: pick("collection"),
   },
+  "export-labels": {
+    name: "memory export-labels",
+    args: "<collection>",
+    summary:
+      "Prints a study's labels: CSV (default; one row per query × memory label: collection, query id and text, memory id, relevant yes/no, grade, who set it, when) or TREC qrels (the labelled queries, as export-qrels). The same file as the study page's Export links.",
+    options: {
+      format: checked("csv|qrels", "csv (default) or qrels", choiceValue(["csv", "qrels"]), "xml"),
+    },
+    positionals: { min: 1, max: 1 },
+  },
+  "export-metrics": {
+    name: "memory export-metrics",
+    args: "<collection>",
+    summary:
+      "Prints a study's metrics, one row per configuration as the study page's table shows them (precision over all queries and over those the judge answered, recall, F1, P@k, nDCG@10 and R@100 for qrels studies, latency, cost, path mix): CSV (default) or JSON. The same file as the study page's Export link.",
+    options: {
+      format: checked("csv|json", "csv (default) or json", choiceValue(["csv", "json"]), "xml"),
+    },
+    positionals: { min: 1, max: 1 },
+  },
   "export-run": {
     name: "memory export-run",
     args: "<experiment-id>",
@@ -168,7 +188,9 @@ export const MEMORY_COMMANDS: Record<string, CommandSpec> = {
   },
 };
 
-export type MemoryValues = { [K in Name]?: K extends "json" | "fixed-order" | "body" ? boolean : string };
+export type MemoryValues = {
+  [K in Name]?: K extends "json" | "fixed-order" | "body" ? boolean : string;
+} & { format?: string };
 
 /**
  * Parses `jury memory <sub> …` strictly against the subcommand's own options. `help` is the text to

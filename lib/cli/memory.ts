@@ -2,6 +2,7 @@ import { JuryError } from "../errors";
 import {
   exportQrelsCommand,
   exportRunCommand,
+  exportStudyCommand,
   importBeirCommand,
   importCommand,
   importStudyCommand,
@@ -33,6 +34,10 @@ export const MEMORY_HELP = `Usage: jury memory <command> [options]
   metrics <experiment-id>       print an experiment's metrics
   export-qrels                  ground truth as TREC qrels (stdout)
   export-run <experiment-id>    results as a TREC run file (stdout; BM25 runs give their ranked candidates)
+  export-labels <collection> [--format csv|qrels]
+                                a study's labels as CSV (one row per query × memory label) or TREC qrels
+  export-metrics <collection> [--format csv|json]
+                                a study's metrics, one row per configuration (as the study page's table)
 
 Common: --collection <name> (default: $JURY_MEMORY_COLLECTION or "default"), --json
 jury memory <command> --help shows a command's options; each takes only its own.
@@ -49,6 +54,8 @@ const SUBCOMMANDS: Record<string, (c: MemoryContext) => Promise<number>> = {
     printMetrics(db, need(positionals[0], "an experiment id"), Boolean(values.json), values.collection),
   "export-qrels": exportQrelsCommand,
   "export-run": exportRunCommand,
+  "export-labels": (c) => exportStudyCommand(c, "labels"),
+  "export-metrics": (c) => exportStudyCommand(c, "metrics"),
 };
 
 /**

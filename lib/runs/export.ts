@@ -133,7 +133,7 @@ export function runExportData(db: Db, runId: string): RunExport {
 }
 
 /** One CSV field (RFC 4180): quoted when it holds a comma, a quote, a line break or edge spaces. */
-function csvField(v: unknown): string {
+export function csvField(v: unknown): string {
   if (v === null || v === undefined) return "";
   // exact text, never rewritten (no formula guard): the file must parse back to the stored samples
   const s = typeof v === "string" ? v : String(v);
