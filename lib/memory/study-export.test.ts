@@ -1,6 +1,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { annotateOne, listAnnotations, listStudyQueries, upsertStudyQueries } from "@/db/queries/study";
+import { markSecretEnv } from "../env/secrets";
 import { settingsFor, tempDb } from "../testing/fixtures";
 import { type ScriptedServer, startScriptedServer } from "../testing/scripted-server";
 import { runExperiment } from "./experiment";
@@ -162,6 +163,23 @@ describe("a study's export", () => {
     ]);
     expect(Number(judge.precision)).toBeGreaterThan(0);
     expect(rows.find((x) => x.kind === "bm25")?.precision_judge_answered).toBe("");
+  });
+
+  it("a secret in a query's text is redacted in the labels CSV, as in every export", () => {
+    const KEY = "sk-study-export-canary-0a1b2c3d4e";
+    process.env.JURY_STUDYEXPORT_API_KEY = KEY;
+    markSecretEnv("JURY_STUDYEXPORT_API_KEY"); // seen at once (process.env is rescanned once a second)
+    try {
+      const [q] = listStudyQueries(db, "s");
+      const before = listStudyQueries(db, "s").find((x) => x.queryId === q.queryId)?.text ?? "";
+      upsertStudyQueries(db, "s", [{ queryId: q.queryId, text: `my key is ${KEY}` }]);
+      const csv = exportStudy(db, "s", { what: "labels", format: "csv" }, {}).body;
+      expect(csv).not.toContain(KEY);
+      expect(csv).toContain("my key is [redacted]");
+      upsertStudyQueries(db, "s", [{ queryId: q.queryId, text: before }]);
+    } finally {
+      delete process.env.JURY_STUDYEXPORT_API_KEY;
+    }
   });
 
   it("an unknown collection is not_found, naming the ones there are", () => {

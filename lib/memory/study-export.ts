@@ -3,6 +3,7 @@ import { countMemories } from "@/db/queries/memories";
 import { getQrels, listAnnotations, listStudies, listStudyQueries } from "@/db/queries/study";
 import { JuryError } from "../errors";
 import type { Price } from "../pricing";
+import { redactSecrets } from "../redact";
 import { csvField } from "../runs/export";
 import { describeConfig, type ExperimentConfig } from "./experiment";
 import { describePathMix, type MetricCI } from "./study-metrics";
@@ -108,7 +109,7 @@ export function labelRows(db: Db, collection: string): LabelRow[] {
     .map((a) => ({
       collection,
       query_id: a.queryId,
-      query_text: text.get(a.queryId) ?? "",
+      query_text: redactSecrets(text.get(a.queryId) ?? ""), // as every export: a key typed into a query is not handed on
       memory_id: a.memoryId,
       relevant: a.relevance > 0 ? "yes" : "no",
       relevance: a.relevance,
