@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import { SettingsPage } from "./pages/settings-page";
 import { StudyPage } from "./pages/study-page";
@@ -69,6 +70,27 @@ test("the example study: example labels, BM25 and a judge with their path mix, a
   await expect(judged.getByTestId("cost-per-query")).toHaveText(/^(unpriced|\$\d+\.\d{5})$/);
   await expect(page.getByTestId("best-verdict")).toHaveText(/^(best precision: |not enough evidence: )/);
   await expect(page.getByTestId("tradeoff-latencyMs")).toBeVisible();
+
+  // the study's exports, as a person downloads them from the header links
+  const download = async (name: string) => {
+    const [file] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name }).click(),
+    ]);
+    return { name: file.suggestedFilename(), text: fs.readFileSync((await file.path()) as string, "utf8") };
+  };
+  const labels = await download("Export labels (CSV)");
+  expect(labels.name).toBe("shop-api-labels.csv");
+  const labelLines = labels.text.trimEnd().split("\r\n");
+  expect(labelLines[0]).toBe("collection,query_id,query_text,memory_id,relevant,relevance,source,updated_at");
+  expect(labelLines.length).toBeGreaterThan(20); // the example labels, the relabelled one included
+  expect(labelLines.slice(1).every((l) => l.startsWith("shop-api,"))).toBe(true);
+  const metrics = await download("Export metrics (CSV)");
+  expect(metrics.name).toBe("shop-api-metrics.csv");
+  // a header and one row per configuration (BM25 and the judge)
+  expect(metrics.text.trimEnd().split("\r\n")).toHaveLength(3);
+  const qrels = await download("Export qrels");
+  expect(qrels.text.trimEnd().split("\n")).toHaveLength(labelLines.length - 1);
 
   // a fresh annotation of the same queries: no label left, every query needs annotation, no figure
   await study.startFreshAnnotation();
