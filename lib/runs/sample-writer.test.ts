@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { getPendingTasks, getRunSamples, type SampleWrite } from "@/db/queries/runs";
 import type { Task } from "@/db/schema";
 import { loadSuite } from "../suites/load-suite";
@@ -82,4 +82,22 @@ it("a write the database refuses never takes the rest of its batch with it; the 
   w.write({ sample: sample(rest[3], runId) }, () => stored.push("late"));
   w.flush();
   expect(stored).toHaveLength(2);
+});
+
+it("a progress callback that throws is neither a storage failure nor an uncaught error: the rest are still counted", async () => {
+  const { db, runId, tasks } = env;
+  const errors: unknown[] = [];
+  const w = createSampleWriter(db, (e) => errors.push(e));
+  const seen: boolean[] = [];
+  const [a, b] = getPendingTasks(db, { runId }).slice(0, 2);
+  w.write({ sample: sample(a, runId) }, () => {
+    throw new Error("progress bar broke");
+  });
+  w.write({ sample: sample(b, runId) }, (ok) => seen.push(ok));
+  const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+  await new Promise((r) => setImmediate(r));
+  spy.mockRestore();
+  expect(seen).toEqual([true]);
+  expect(errors).toEqual([]);
+  expect(tasks.length).toBeGreaterThan(0);
 });

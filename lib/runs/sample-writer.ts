@@ -23,6 +23,14 @@ export function createSampleWriter(db: Db, onError: (err: unknown) => void): Sam
   let queue: { item: SampleRecord; onStored: (written: boolean) => void }[] = [];
   let scheduled: NodeJS.Immediate | undefined;
   let failed = false;
+  // a progress callback that throws must not pass for a storage failure, nor escape the timer
+  const notify = (onStored: (written: boolean) => void, written: boolean) => {
+    try {
+      onStored(written);
+    } catch (err) {
+      console.error("jury: a progress update failed:", err instanceof Error ? err.message : err);
+    }
+  };
 
   const flush = () => {
     if (scheduled) clearImmediate(scheduled);
@@ -44,17 +52,19 @@ export function createSampleWriter(db: Db, onError: (err: unknown) => void): Sam
       }
       // one by one: what can be stored is stored, the rest stays pending
       for (const b of batch) {
+        let ok: boolean;
         try {
-          b.onStored(recordSample(db, b.item.sample, b.item.cache));
+          ok = recordSample(db, b.item.sample, b.item.cache);
         } catch (e) {
           failed = true;
           onError(e);
           return;
         }
+        notify(b.onStored, ok);
       }
       return;
     }
-    for (let i = 0; i < batch.length; i++) batch[i].onStored(written[i]);
+    for (let i = 0; i < batch.length; i++) notify(batch[i].onStored, written[i]);
   };
 
   return {
