@@ -1,6 +1,7 @@
 import type { LiveSample } from "@/lib/jobs/live";
 import type { Db } from "../client";
 import type { RunProgress } from "./runs";
+import { perConnection } from "./statements";
 
 /**
  * A run's live counters and newest samples at any size, for its page and the progress poll
@@ -32,15 +33,7 @@ function statements(db: Db) {
     ),
   };
 }
-const prepared = new WeakMap<Db, ReturnType<typeof statements>>();
-function stmts(db: Db) {
-  let s = prepared.get(db);
-  if (!s) {
-    s = statements(db);
-    prepared.set(db, s);
-  }
-  return s;
-}
+const stmts = perConnection(statements);
 
 /**
  * getRunProgress's figures (db/queries/runs.ts), read cheaply: a finished run's from run_totals, a

@@ -4,6 +4,7 @@ import type { CaseCriterion } from "@/lib/runs/plan-run";
 import type { CellJudgeStats, VerdictSummary } from "@/lib/runs/triage";
 import type { Db } from "../client";
 import { results, runCases, samples } from "../schema";
+import { perConnection } from "./statements";
 
 /**
  * The run page's queries at any size: what it shows of the whole run comes from SQL aggregates
@@ -49,15 +50,7 @@ function statements(db: Db) {
     ),
   };
 }
-const prepared = new WeakMap<Db, ReturnType<typeof statements>>();
-function stmts(db: Db) {
-  let s = prepared.get(db);
-  if (!s) {
-    s = statements(db);
-    prepared.set(db, s);
-  }
-  return s;
-}
+const stmts = perConnection(statements);
 
 export type CaseIndexEntry = {
   caseId: string;

@@ -13,6 +13,7 @@ import {
   tasks,
 } from "../schema";
 import { requestJobCancel } from "./jobs";
+import { perConnection } from "./statements";
 
 export type NewRunPlan = {
   id: string;
@@ -308,15 +309,7 @@ function statements(db: Db) {
   );
   return { ...st, record, recordMany };
 }
-const prepared = new WeakMap<Db, ReturnType<typeof statements>>();
-function stmts(db: Db) {
-  let s = prepared.get(db);
-  if (!s) {
-    s = statements(db);
-    prepared.set(db, s);
-  }
-  return s;
-}
+const stmts = perConnection(statements);
 
 export type SampleWrite = Required<
   Omit<NewSample, "id" | "createdAt" | "requestKey" | "supersededAt" | "supersededReason">
@@ -390,15 +383,7 @@ function listStatements(db: Db) {
       .pluck(),
   };
 }
-const listPrepared = new WeakMap<Db, ReturnType<typeof listStatements>>();
-function listStmts(db: Db) {
-  let s = listPrepared.get(db);
-  if (!s) {
-    s = listStatements(db);
-    listPrepared.set(db, s);
-  }
-  return s;
-}
+const listStmts = perConnection(listStatements);
 
 /**
  * Finished-task counts and cost (every sample's, superseded ones included) of every run that has

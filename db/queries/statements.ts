@@ -19,3 +19,19 @@ export function stmt(db: { $client: Database }, sql: string): Statement {
   }
   return s;
 }
+
+/**
+ * A set of statements (or transactions) built once per connection: `perConnection(build)` returns the
+ * getter, for query modules whose statements go together (a transaction over several of them).
+ */
+export function perConnection<D extends { $client: Database }, T>(build: (db: D) => T): (db: D) => T {
+  const built = new WeakMap<Database, T>();
+  return (db) => {
+    let s = built.get(db.$client);
+    if (s === undefined) {
+      s = build(db);
+      built.set(db.$client, s);
+    }
+    return s;
+  };
+}
