@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { downloadResponse } from "@/lib/download";
 import { isJuryError } from "@/lib/errors";
 import { exportStudy, labelFormats, metricFormats, type StudyExport } from "@/lib/memory/study-export";
 import { readSettings } from "@/lib/settings/store";
@@ -44,14 +45,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ coll
   try {
     const db = getDb();
     const out = exportStudy(db, collection, spec, readSettings(db).prices);
-    return new Response(out.body, {
-      headers: {
-        "content-type": out.contentType,
-        "content-disposition": `attachment; filename="${out.filename}"`,
-        "cache-control": "no-store",
-        "x-content-type-options": "nosniff",
-      },
-    });
+    return downloadResponse(out);
   } catch (err) {
     if (isJuryError(err) && err.code === "not_found:collection")
       return Response.json({ error: err.message }, { status: 404 });

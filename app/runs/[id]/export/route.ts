@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { downloadResponse } from "@/lib/download";
 import { isJuryError } from "@/lib/errors";
 import { type ExportFormat, exportFormats, exportRun } from "@/lib/runs/export";
 import { runIdSchema } from "@/lib/validations/runs";
@@ -17,14 +18,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
     return Response.json({ error: `format must be csv or json, got "${format}"` }, { status: 400 });
   try {
     const out = exportRun(getDb(), id, format as ExportFormat);
-    return new Response(out.body, {
-      headers: {
-        "content-type": out.contentType,
-        "content-disposition": `attachment; filename="${out.filename}"`,
-        "cache-control": "no-store",
-        "x-content-type-options": "nosniff",
-      },
-    });
+    return downloadResponse(out);
   } catch (err) {
     if (isJuryError(err) && err.code === "not_found:run")
       return Response.json({ error: err.message }, { status: 404 });
