@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 
@@ -105,5 +106,32 @@ export function freePort(): Promise<number> {
       const { port } = s.address() as net.AddressInfo;
       s.close(() => resolve(port));
     });
+  });
+}
+
+/** One raw HTTP request to 127.0.0.1:port with exactly the headers given (a forged Host included). */
+export function sendRaw(
+  port: number,
+  opts: { method?: string; path: string; headers?: Record<string, string>; body?: Buffer },
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        method: opts.method ?? "GET",
+        path: opts.path,
+        headers: { host: `127.0.0.1:${port}`, ...opts.headers },
+        agent: false,
+      },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on("error", reject);
+    req.end(opts.body);
   });
 }

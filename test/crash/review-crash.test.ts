@@ -2,40 +2,23 @@
 // server, `npm start`): the review's job is recovered as interrupted (never left running), nothing
 // runs again (the scripted server's call count), and the Reviews page lists it as interrupted.
 // Needs `npm run build` (`npm test` does).
-import http from "node:http";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type AppProcess, actionId, freePort, requireBuild, startApp, stopApp } from "@/e2e/app-server";
+import {
+  type AppProcess,
+  actionId,
+  freePort,
+  requireBuild,
+  sendRaw,
+  startApp,
+  stopApp,
+} from "@/e2e/app-server";
 import { tempDir } from "@/lib/testing/fixtures";
 import { type ScriptedServer, startScriptedServer } from "@/lib/testing/scripted-server";
 import { enableProviders } from "@/lib/testing/settings-db";
 
-function request(
-  port: number,
-  opts: { method?: string; path: string; headers?: Record<string, string>; body?: Buffer },
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: "127.0.0.1",
-        port,
-        method: opts.method ?? "GET",
-        path: opts.path,
-        headers: { host: `127.0.0.1:${port}`, ...opts.headers },
-        agent: false,
-      },
-      (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (d) => (body += d));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.on("error", reject);
-    req.end(opts.body);
-  });
-}
+const request = sendRaw;
 
 /**
  * The dashboard's form posted the way React's client sends `startReview(prev, formData)`: a

@@ -1,9 +1,17 @@
 import fs from "node:fs";
-import http from "node:http";
+import type http from "node:http";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppProcess, actionId, freePort, requireBuild, startApp, stopApp } from "@/e2e/app-server";
+import {
+  type AppProcess,
+  actionId,
+  freePort,
+  requireBuild,
+  sendRaw,
+  startApp,
+  stopApp,
+} from "@/e2e/app-server";
 import { defaultSettings } from "@/lib/settings/schema";
 import { tempDir } from "@/lib/testing/fixtures";
 import { type ScriptedServer, startScriptedServer } from "@/lib/testing/scripted-server";
@@ -19,32 +27,7 @@ const TOKEN = "jury-rebinding-token-0123456789abcdef";
 
 type Reply = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
-/** One raw HTTP request to 127.0.0.1:port with exactly the headers given (a forged Host included). */
-function send(
-  port: number,
-  opts: { method?: string; path: string; headers?: Record<string, string>; body?: Buffer },
-): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: "127.0.0.1",
-        port,
-        method: opts.method ?? "GET",
-        path: opts.path,
-        headers: { host: `127.0.0.1:${port}`, ...opts.headers },
-        agent: false,
-      },
-      (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (d) => (body += d));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
-    req.on("error", reject);
-    req.end(opts.body);
-  });
-}
+const send = sendRaw;
 
 /**
  * A server-action call the way React's client (encodeReply) sends `action(prev, formData)`: a
