@@ -1,15 +1,15 @@
-// Prints the README's configuration table from the registry of environment variables
+// Prints the configuration table of docs/configuration.md from the registry of environment variables
 // (lib/env/registry.ts), so the table cannot drift from the code:
 //   node scripts/env-table.mjs           print the Markdown table
-//   node scripts/env-table.mjs --check   exit 1 when README.md's table differs
-//   node scripts/env-table.mjs --write   replace README.md's table (the prose around it is kept)
+//   node scripts/env-table.mjs --check   exit 1 when docs/configuration.md's table differs
+//   node scripts/env-table.mjs --write   replace docs/configuration.md's table (the prose around it is kept)
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
-const readme = path.join(root, "README.md");
+const readme = path.join(root, "docs", "configuration.md");
 
 const out = await build({
   entryPoints: [path.join(root, "lib/env/registry.ts")],
@@ -27,11 +27,11 @@ const table = envMarkdownTable();
 /** The table under "## Configuration": its first run of lines starting with "|". */
 function tableIn(text) {
   const lines = text.split("\n");
-  const heading = lines.indexOf("## Configuration");
-  if (heading < 0) throw new Error("README.md has no '## Configuration' heading");
+  const heading = lines.indexOf("# Configuration");
+  if (heading < 0) throw new Error("docs/configuration.md has no '# Configuration' heading");
   let start = heading + 1;
   while (start < lines.length && !lines[start].startsWith("|")) {
-    if (lines[start].startsWith("## ")) throw new Error("README.md's Configuration section has no table");
+    if (lines[start].startsWith("## ")) throw new Error("docs/configuration.md has no table");
     start++;
   }
   let end = start;
@@ -47,7 +47,7 @@ if (mode === "--check" || mode === "--write") {
   if (mode === "--check") {
     if (current !== table) {
       console.error(
-        "README.md's configuration table differs from lib/env/registry.ts: run node scripts/env-table.mjs --write",
+        "docs/configuration.md's table differs from lib/env/registry.ts: run node scripts/env-table.mjs --write",
       );
       process.exit(1);
     }

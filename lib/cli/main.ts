@@ -28,7 +28,7 @@ Exit codes: 0 pass, 1 fail, 2 usage or configuration error (the message names th
 variable and the bad value), 3 infrastructure (a judge, worker, database or system under test that
 did not answer).
 
-Environment: every variable is listed in the README's Configuration table. The common ones:
+Environment: every variable is listed in docs/configuration.md. The common ones:
   JURY_DB                       SQLite file (default data/jury.db)
   OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY
   JURY_LOCAL_BASE_URL           OpenAI-compatible endpoint for local:<model> (Ollama: http://127.0.0.1:11434/v1)

@@ -1,6 +1,6 @@
 /**
  * Every environment variable Jury reads, declared once: its parser, its default and its help line.
- * The README's configuration table is printed from this list (`node scripts/env-table.mjs`), and a
+ * docs/configuration.md's table is printed from this list (`node scripts/env-table.mjs`), and a
  * test (lib/env/registry.test.ts) checks that every variable the code reads is declared here and
  * documented there.
  *
@@ -23,9 +23,9 @@ export type EnvSpec<T> = {
   /** for a family of variables: the names it covers */
   pattern?: RegExp;
   group: EnvGroup;
-  /** the default as the README shows it, in Markdown ("" for none) */
+  /** the default as docs/configuration.md shows it, in Markdown ("" for none) */
   defaultText: string;
-  /** one line for the README's table */
+  /** one line for docs/configuration.md's table */
   help: string;
   /** its value is a secret: never printed (lib/env/secrets.ts lists the same names for redaction) */
   secret?: boolean;
@@ -328,7 +328,7 @@ const patterns: EnvSpec<string | undefined>[] = [
 export type EnvName = keyof typeof specs;
 type ValueOf<K extends EnvName> = ReturnType<(typeof specs)[K]["parse"]>;
 
-/** Every declared variable, in the README's order (a family after the local provider's key), with its name. */
+/** Every declared variable, in the documented order (a family after the local provider's key), with its name. */
 export const ENV_VARS: readonly EnvSpec<unknown>[] = Object.entries(specs).flatMap(([name, s]) => [
   { ...(s as EnvSpec<unknown>), name },
   ...(name === LOCAL_API_KEY_ENV ? patterns : []),
@@ -374,7 +374,7 @@ const GROUP_TITLES: Record<EnvGroup, string> = {
   internal: "not a setting",
 };
 
-/** The README's configuration table, as Markdown: one row per variable, in declaration order. */
+/** docs/configuration.md's table, as Markdown: one row per variable, in declaration order. */
 export function envMarkdownTable(): string {
   const rows = ENV_VARS.map((v) => [`\`${v.name}\``, GROUP_TITLES[v.group], v.defaultText || "—", v.help]);
   const header = ["Variable", "For", "Default", "What it does"];
