@@ -14,16 +14,50 @@ export function defaultMigrationsFolder(): string {
   return process.env.JURY_MIGRATIONS ?? path.join(process.cwd(), "db", "migrations");
 }
 
+type Driver = typeof Database;
+
+const NAPI_DRIVER = "better-sqlite3-napi";
+let napiDriver: Driver | null | undefined;
+
+/**
+ * better-sqlite3 13 (a Node-API addon, prebuilt for each platform; installed under the name
+ * better-sqlite3-napi) where it loads, that is on Node 22 and later; else null. Version 12's addon
+ * (node::ObjectWrap) registers an environment cleanup hook for every statement, and Node 24 checks the
+ * current environment when a statement is freed: one freed by the garbage collector outside it, or while
+ * the process tears down, aborts Node (`Assertion failed: (env) != nullptr`, exit 134). Version 13
+ * does not run on Node 20, where version 12 serves.
+ */
+function loadNapiDriver(): Driver | null {
+  if (napiDriver !== undefined) return napiDriver;
+  napiDriver = null;
+  if (Number(process.versions.node.split(".")[0]) < 22) return null;
+  try {
+    const D = createRequire(import.meta.url)(NAPI_DRIVER) as Driver;
+    new D(":memory:").close(); // its addon loads on first use: a platform without a prebuilt one falls back
+    napiDriver = D;
+  } catch {}
+  return napiDriver;
+}
+
+/** The better-sqlite3 that opens databases in this process (tests open theirs with it too). */
+export function sqliteDriver(): Driver {
+  return loadNapiDriver() ?? Database;
+}
+
 /**
  * Opens (creating the folder if needed) a SQLite file with WAL, foreign keys and busy_timeout
  * (10 s, or `busyTimeoutMs`: the memory hook gives it only what its time budget has left).
+ * `nativeBinding` (version 12's addon, see nativeBindingPath) applies only where version 12 serves.
  */
 export function openSqlite(
   file: string,
   opts: { nativeBinding?: string; mmapBytes?: number; busyTimeoutMs?: number } = {},
 ): Database.Database {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const sqlite = new Database(file, opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
+  const napi = loadNapiDriver();
+  const sqlite = napi
+    ? new napi(file)
+    : new Database(file, opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
   // one exec for the four (each pragma() call prepares its own statement); the busy timeout first,
   // so switching a new file to WAL waits for another connection's lock instead of failing
   const busy = Math.max(0, Math.floor(opts.busyTimeoutMs ?? 10_000));
@@ -35,7 +69,7 @@ export function openSqlite(
 }
 
 /**
- * better-sqlite3's compiled addon, when it sits where its build puts it. Naming it spares the
+ * better-sqlite3 12's compiled addon, when it sits where its build puts it. Naming it spares the
  * `bindings` package's search (a few milliseconds, which the hook pays on every prompt).
  */
 export function nativeBindingPath(): string | undefined {

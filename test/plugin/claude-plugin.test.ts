@@ -4,12 +4,15 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { createDb } from "@/db/client";
 import { upsertMemories } from "@/db/queries/memories";
+import { sqliteDriver } from "@/db/sqlite";
 import { DEFAULT_HOOK_BUDGET_MS } from "@/lib/cli/memory-hook";
 import { tempDir } from "@/lib/testing/fixtures";
+
+// the driver the CLI uses on this Node (better-sqlite3 13 from Node 22 on)
+const Database = sqliteDriver();
 
 const root = path.resolve(__dirname, "../..");
 const PLUGIN = path.join(root, "claude-plugin");
