@@ -17,7 +17,7 @@ Commands:
   agreement <command> Judges against people and published data: imports, position bias (jury agreement --help)
   review [options]    Judge a code change: criteria + diff + tests → verdict (jury review --help)
   settings <command>  Settings: list, get <path>, set <path> <value> (jury settings --help)
-  db migrate          Create or update the database (JURY_DB, default data/jury.db)
+  db migrate          Create or update the database (JURY_DB, default: the per-user data folder)
   help [command]      Show this help, or a command's
 
 Options:
@@ -29,7 +29,8 @@ variable and the bad value), 3 infrastructure (a judge, worker, database or syst
 did not answer).
 
 Environment: every variable is listed in docs/configuration.md. The common ones:
-  JURY_DB                       SQLite file (default data/jury.db)
+  JURY_DB                       SQLite file (default: jury.db in the per-user data folder;
+                                jury db migrate prints where)
   OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY
   JURY_LOCAL_BASE_URL           OpenAI-compatible endpoint for local:<model> (Ollama: http://127.0.0.1:11434/v1)
   JURY_LOCAL_API_KEY            its key, if it needs one
@@ -37,7 +38,8 @@ Environment: every variable is listed in docs/configuration.md. The common ones:
 
 export const DB_MIGRATE: CommandSpec = {
   name: "db migrate",
-  summary: "Creates the database, or applies the migrations it lacks (JURY_DB, default data/jury.db).",
+  summary:
+    "Creates the database, or applies the migrations it lacks, and prints where it is (JURY_DB; default: a checkout's existing data/jury.db, else jury.db in the per-user data folder).",
   options: {},
 };
 
