@@ -17,7 +17,7 @@ export function resolveDbPath(
   opts: { platform?: NodeJS.Platform; home?: string; checkout?: string } = {},
 ): string {
   if (env.JURY_DB) return env.JURY_DB;
-  const legacy = path.join(opts.checkout ?? checkoutRoot(), "data", "jury.db");
+  const legacy = path.join(opts.checkout ?? installRoot(), "data", "jury.db");
   if (fs.existsSync(legacy)) return legacy;
   return path.join(userDataDir(env, opts.platform, opts.home), "jury.db");
 }
@@ -46,9 +46,10 @@ export function userDataDir(
 
 /**
  * The folder Jury runs from: the parent of dist/ when this code runs from a bundle there (`jury`, the
- * hook), else the working directory (`npm start`, the tests), both a checkout's root in a checkout.
+ * hook: the installed package, or a checkout), else the working directory (the dashboard's server,
+ * which runs from there, and the tests).
  */
-function checkoutRoot(): string {
+export function installRoot(): string {
   try {
     const here = path.dirname(fileURLToPath(import.meta.url));
     if (path.basename(here) === "dist") return path.dirname(here);

@@ -118,6 +118,9 @@ await build({
   minifySyntax: true,
 });
 
+/** `jury ui`'s server process: Next's production server for the built dashboard, loaded at run time. */
+await build({ ...cjs, entryPoints: { "ui-server": "lib/cli/ui-server.ts" } });
+
 const heavyModules = /[/\\](lib[/\\]cli[/\\]hook-full|lib[/\\]memory[/\\]judge-runtime)\.ts$/;
 await build({
   ...cjs,
