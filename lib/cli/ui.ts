@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { installRoot, resolveDbPath } from "@/db/path";
+import { readEnv } from "../env/registry";
 import { ACCESS_TOKEN_ENV } from "../env/secrets";
 import { JuryError } from "../errors";
 import { EXIT } from "../exit-codes";
@@ -99,8 +100,8 @@ export async function uiCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const env = process.env;
-  const host = (values.host as string | undefined) ?? (env.JURY_HOST || "127.0.0.1");
-  const port = (values.port as number | undefined) ?? (env.PORT ? Number(env.PORT) : 3000);
+  const host = (values.host as string | undefined) ?? readEnv("JURY_HOST");
+  const port = (values.port as number | undefined) ?? readEnv("PORT");
   const warning = checkServeRules(host, port, env);
   if (warning) process.stderr.write(`jury: ${warning}\n`);
   const root = installRoot();

@@ -161,9 +161,15 @@ const specs = {
   JURY_HOST: textWithDefault({
     group: "server",
     default: "127.0.0.1",
-    help: "Where `npm start` listens; anything but loopback needs `JURY_ACCESS_TOKEN`.",
+    help: "Where `jury ui` (and `npm start`) listens unless `--host` says; anything but loopback needs `JURY_ACCESS_TOKEN`.",
   }),
-  PORT: int({ group: "server", default: 3000, min: 1, max: 65535, help: "The port `npm start` listens on." }),
+  PORT: int({
+    group: "server",
+    default: 3000,
+    min: 1,
+    max: 65535,
+    help: "The port `jury ui` (and `npm start`) listens on unless `--port` says.",
+  }),
   [ACCESS_TOKEN_ENV]: secret(
     "Required to bind anything but loopback (at least 16 characters); every request must then carry it (see Security).",
     "server",
