@@ -25,7 +25,7 @@ function newestMtime(p) {
   } catch {
     return 0;
   }
-  if (!st.isDirectory()) return st.mtimeMs;
+  if (!st.isDirectory()) return /\.test\.tsx?$/.test(p) ? 0 : st.mtimeMs; // tests are not built
   let newest = 0;
   for (const e of fs.readdirSync(p)) {
     if (e === "node_modules" || e.startsWith(".")) continue;
