@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import Database from "better-sqlite3";
+import DatabaseNapi from "better-sqlite3-napi";
 
 /**
  * The raw connection layer, without drizzle: the memory hook starts a process per prompt and uses
@@ -16,32 +17,47 @@ export function defaultMigrationsFolder(): string {
 
 type Driver = typeof Database;
 
-const NAPI_DRIVER = "better-sqlite3-napi";
-let napiDriver: Driver | null | undefined;
+let napiAddon: string | null | undefined;
+
+/** musl's loader mapped into this process (Alpine): better-sqlite3 13's own test, without its fallback. */
+function linuxMusl(): boolean {
+  try {
+    return /\/ld-musl-[^/\s]*\.so/.test(fs.readFileSync("/proc/self/maps", "latin1"));
+  } catch {
+    return false;
+  }
+}
 
 /**
- * better-sqlite3 13 (a Node-API addon, prebuilt for each platform; installed under the name
- * better-sqlite3-napi) where it loads, that is on Node 22 and later; else null. Version 12's addon
- * (node::ObjectWrap) registers an environment cleanup hook for every statement, and Node 24 checks the
- * current environment when a statement is freed: one freed by the garbage collector outside it, or while
- * the process tears down, aborts Node (`Assertion failed: (env) != nullptr`, exit 134). Version 13
- * does not run on Node 20, where version 12 serves.
+ * better-sqlite3 13's addon (a Node-API addon, prebuilt for each platform; the package is installed
+ * under the name better-sqlite3-napi) where it loads, that is on Node 22 and later; else null.
+ * Version 12's addon (node::ObjectWrap) registers an environment cleanup hook for every statement, and
+ * Node 24 checks the current environment when a statement is freed: one freed by the garbage collector
+ * outside it, or while the process tears down, aborts Node (`Assertion failed: (env) != nullptr`,
+ * exit 134). Version 13 does not run on Node 20, where version 12 serves. The addon is named by path
+ * (its JavaScript may be bundled, as in the hook's bundle, away from its package).
  */
-function loadNapiDriver(): Driver | null {
-  if (napiDriver !== undefined) return napiDriver;
-  napiDriver = null;
+function loadNapiAddon(): string | null {
+  if (napiAddon !== undefined) return napiAddon;
+  napiAddon = null;
   if (Number(process.versions.node.split(".")[0]) < 22) return null;
   try {
-    const D = createRequire(import.meta.url)(NAPI_DRIVER) as Driver;
-    new D(":memory:").close(); // its addon loads on first use: a platform without a prebuilt one falls back
-    napiDriver = D;
+    const dir = path.dirname(createRequire(import.meta.url).resolve("better-sqlite3-napi/package.json"));
+    const target = `${process.platform === "linux" && linuxMusl() ? "linuxmusl" : process.platform}-${process.arch}`;
+    const file = [
+      path.join(dir, "build", "Release", "better_sqlite3.node"), // compiled on purpose
+      path.join(dir, "prebuilds", `${target}.node`),
+    ].find((f) => fs.existsSync(f));
+    if (!file) return null;
+    new DatabaseNapi(":memory:", { nativeBinding: file }).close(); // a platform where it cannot load falls back
+    napiAddon = file;
   } catch {}
-  return napiDriver;
+  return napiAddon;
 }
 
 /** The better-sqlite3 that opens databases in this process (tests open theirs with it too). */
 export function sqliteDriver(): Driver {
-  return loadNapiDriver() ?? Database;
+  return loadNapiAddon() ? DatabaseNapi : Database;
 }
 
 /**
@@ -54,9 +70,9 @@ export function openSqlite(
   opts: { nativeBinding?: string; mmapBytes?: number; busyTimeoutMs?: number } = {},
 ): Database.Database {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const napi = loadNapiDriver();
+  const napi = loadNapiAddon();
   const sqlite = napi
-    ? new napi(file)
+    ? new DatabaseNapi(file, { nativeBinding: napi })
     : new Database(file, opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
   // one exec for the four (each pragma() call prepares its own statement); the busy timeout first,
   // so switching a new file to WAL waits for another connection's lock instead of failing
