@@ -121,8 +121,11 @@ test.describe("the npm package, installed", () => {
   test("pack, then install into an empty folder with no repository above it", async () => {
     fs.mkdirSync(home);
     fs.mkdirSync(app);
-    // prepack builds what is stale (npm test has just built it) and assembles dashboard/
-    const pack = run("npm", ["pack", "--pack-destination", work], { cwd: root });
+    // prepack assembles dashboard/ from the build npm test has just made (and refuses a stale one)
+    const pack = run("npm", ["pack", "--pack-destination", work], {
+      cwd: root,
+      extra: { JURY_PACK_NO_BUILD: "1" },
+    });
     expect(pack.status, pack.stderr).toBe(0);
     tarball = path.join(work, pack.stdout.trim().split("\n").pop() as string);
     expect(fs.existsSync(tarball)).toBe(true);

@@ -38,6 +38,12 @@ const mtime = (f) => (fs.existsSync(f) ? fs.statSync(f).mtimeMs : 0);
 const sources = Math.max(...[...SOURCES, ...SOURCES_TOO].map((s) => newestMtime(at(s))));
 const built = Math.min(mtime(at(".next", "BUILD_ID")), mtime(at("dist", "cli.cjs")));
 if (built < sources || !fs.existsSync(at(".next", "standalone", ".next", "BUILD_ID"))) {
+  // the packaging test packs the build `npm test` just made, while the e2e server serves it: never
+  // rebuild under it
+  if (process.env.JURY_PACK_NO_BUILD) {
+    console.error("prepack: the build is missing or older than its sources; run npm run build first");
+    process.exit(1);
+  }
   console.error("prepack: the build is missing or older than its sources: npm run build");
   execFileSync("npm", ["run", "build"], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
 } else console.error("prepack: dist/ and .next/ are up to date with their sources");
