@@ -17,7 +17,7 @@ export function defaultMigrationsFolder(): string {
 
 type Driver = typeof Database;
 
-let napiAddon: string | null | undefined;
+let napiOptions: { nativeBinding?: string } | null | undefined;
 
 /** musl's loader mapped into this process (Alpine): better-sqlite3 13's own test, without its fallback. */
 function linuxMusl(): boolean {
@@ -29,35 +29,49 @@ function linuxMusl(): boolean {
 }
 
 /**
- * better-sqlite3 13's addon (a Node-API addon, prebuilt for each platform; the package is installed
- * under the name better-sqlite3-napi) where it loads, that is on Node 22 and later; else null.
- * Version 12's addon (node::ObjectWrap) registers an environment cleanup hook for every statement, and
- * Node 24 checks the current environment when a statement is freed: one freed by the garbage collector
- * outside it, or while the process tears down, aborts Node (`Assertion failed: (env) != nullptr`,
- * exit 134). Version 13 does not run on Node 20, where version 12 serves. The addon is named by path
- * (its JavaScript may be bundled, as in the hook's bundle, away from its package).
+ * better-sqlite3 13's addon by path, for a bundle that carries its JavaScript away from its package
+ * (the hook's); undefined where it cannot be resolved from here (the dashboard's server, whose
+ * import.meta.url names the build machine's source file): there the package, loaded as installed,
+ * finds its own addon.
  */
-function loadNapiAddon(): string | null {
-  if (napiAddon !== undefined) return napiAddon;
-  napiAddon = null;
-  if (Number(process.versions.node.split(".")[0]) < 22) return null;
+function napiBinding(): string | undefined {
   try {
     const dir = path.dirname(createRequire(import.meta.url).resolve("better-sqlite3-napi/package.json"));
     const target = `${process.platform === "linux" && linuxMusl() ? "linuxmusl" : process.platform}-${process.arch}`;
-    const file = [
+    return [
       path.join(dir, "build", "Release", "better_sqlite3.node"), // compiled on purpose
       path.join(dir, "prebuilds", `${target}.node`),
     ].find((f) => fs.existsSync(f));
-    if (!file) return null;
-    new DatabaseNapi(":memory:", { nativeBinding: file }).close(); // a platform where it cannot load falls back
-    napiAddon = file;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The options that open a database with better-sqlite3 13 (a Node-API addon, prebuilt for each
+ * platform; the package is installed under the name better-sqlite3-napi) where it loads, that is on
+ * Node 22 and later; else null. Version 12's addon (node::ObjectWrap) registers an environment cleanup
+ * hook for every statement, and Node 24 checks the current environment when a statement is freed: one
+ * freed by the garbage collector outside it, or while the process tears down, aborts Node
+ * (`Assertion failed: (env) != nullptr`, exit 134). Version 13 does not run on Node 20, where version
+ * 12 serves.
+ */
+function loadNapi(): { nativeBinding?: string } | null {
+  if (napiOptions !== undefined) return napiOptions;
+  napiOptions = null;
+  if (Number(process.versions.node.split(".")[0]) < 22) return null;
+  const nativeBinding = napiBinding();
+  const options = nativeBinding ? { nativeBinding } : {};
+  try {
+    new DatabaseNapi(":memory:", options).close(); // a platform where it cannot load falls back
+    napiOptions = options;
   } catch {}
-  return napiAddon;
+  return napiOptions;
 }
 
 /** The better-sqlite3 that opens databases in this process (tests open theirs with it too). */
 export function sqliteDriver(): Driver {
-  return loadNapiAddon() ? DatabaseNapi : Database;
+  return loadNapi() ? DatabaseNapi : Database;
 }
 
 /**
@@ -70,9 +84,9 @@ export function openSqlite(
   opts: { nativeBinding?: string; mmapBytes?: number; busyTimeoutMs?: number } = {},
 ): Database.Database {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const napi = loadNapiAddon();
+  const napi = loadNapi();
   const sqlite = napi
-    ? new DatabaseNapi(file, { nativeBinding: napi })
+    ? new DatabaseNapi(file, napi)
     : new Database(file, opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
   // one exec for the four (each pragma() call prepares its own statement); the busy timeout first,
   // so switching a new file to WAL waits for another connection's lock instead of failing
