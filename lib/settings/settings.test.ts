@@ -33,6 +33,10 @@ describe("settings schema", () => {
       dual_verification: false,
       include_conversation_context: true,
       context_turns: 5,
+      // what a promoted study configuration carries: one sample, shuffled order, titles and tags only
+      include_body: false,
+      shuffle: true,
+      samples: 1,
       modes: {
         auto: { verification: "strict", max_output: 3 },
         search: { verification: "lenient", max_output: 10 },

@@ -14,11 +14,13 @@ import { getExperimentLive } from "@/db/queries/progress";
 import type { Experiment } from "@/lib/domain";
 import { errorMessage } from "@/lib/errors";
 import { annotationProgress } from "@/lib/memory/annotation-progress";
+import { hookReadsNote } from "@/lib/memory/collection";
 import type { ExperimentConfig } from "@/lib/memory/experiment";
 import { BM25_RUN_DEPTH } from "@/lib/memory/experiment";
 import { compareExperiments, orderConsistency } from "@/lib/memory/study-metrics";
 import { type StudyReport, studyReport } from "@/lib/memory/study-report";
-import { describePromotedMemoryJudge, notBestReason, promotedMemoryJudge } from "@/lib/settings/promote";
+import { describePromotedMemoryJudge, promotedMemoryJudge } from "@/lib/settings/promote";
+import { experimentGuard } from "@/lib/settings/promote-guard";
 import { isOverridden } from "@/lib/settings/provenance";
 import { enabledJudges, type Settings } from "@/lib/settings/schema";
 import { readSettings } from "@/lib/settings/store";
@@ -71,7 +73,14 @@ export default async function StudyPage({ params, searchParams }: Props) {
         defaultTopK={qrelsStudy ? 10 : settings.memoryJudge.modes.auto.max_output}
         bm25Depth={BM25_RUN_DEPTH}
       />
-      {rows.length > 0 && <StudyResultsCard rows={rows} convention={labels.convention} best={report.best} />}
+      {rows.length > 0 && (
+        <StudyResultsCard
+          rows={rows}
+          convention={labels.convention}
+          best={report.best}
+          hookReads={hookReadsNote(collection, settings.memoryJudge.collection)}
+        />
+      )}
       {charts.points.length > 0 && <TradeoffCards {...charts} />}
       {experiments.length >= 2 && <PairedComparisonCard experiments={experiments} {...paired(report, sp)} />}
     </div>
@@ -118,16 +127,13 @@ function promoteOf(
   if (!r.complete) return undefined;
   const config = r.experiment.config as ExperimentConfig;
   try {
-    const mix = r.metrics.pathMix;
     return {
       experimentId: r.experiment.id,
       mode: config.mode,
-      sets: describePromotedMemoryJudge(promotedMemoryJudge(config, settings.memoryJudge)),
-      notBest: notBestReason(report.best, r.experiment.id, {
-        answered: mix.answered,
-        asked: mix.asked,
-        share: mix.answeredShare,
-      }),
+      sets: describePromotedMemoryJudge(
+        promotedMemoryJudge(config, settings.memoryJudge, r.experiment.collection),
+      ),
+      guard: experimentGuard(report, r.experiment.id),
       inUse: inUse === r.experiment.id,
     };
   } catch (err) {
