@@ -17,6 +17,7 @@ import { annotationProgress } from "@/lib/memory/annotation-progress";
 import { hookReadsNote } from "@/lib/memory/collection";
 import type { ExperimentConfig } from "@/lib/memory/experiment";
 import { BM25_RUN_DEPTH } from "@/lib/memory/experiment";
+import { pairedPicks } from "@/lib/memory/paired-picks";
 import { compareExperiments, orderConsistency } from "@/lib/memory/study-metrics";
 import { type StudyReport, studyReport } from "@/lib/memory/study-report";
 import { describePromotedMemoryJudge, promotedMemoryJudge } from "@/lib/settings/promote";
@@ -159,13 +160,20 @@ function tradeoff(rows: MetricsRow[]) {
   };
 }
 
-/** The experiments picked as A and B, and B − A over the queries both ran once both are picked. */
+/**
+ * The experiments picked as A and B (two different ones unless the address asks otherwise), and
+ * B − A over the queries both ran.
+ */
 function paired(report: StudyReport, sp: Picks) {
-  const a = report.experiments.find((r) => r.experiment.id === sp.a);
-  const b = report.experiments.find((r) => r.experiment.id === sp.b);
+  const picks = pairedPicks(
+    report.experiments.map((r) => ({ id: r.experiment.id, complete: r.complete })),
+    sp,
+  );
+  const a = report.experiments.find((r) => r.experiment.id === picks.a);
+  const b = report.experiments.find((r) => r.experiment.id === picks.b);
   return {
-    a: sp.a,
-    b: sp.b,
+    a: picks.a,
+    b: picks.b,
     partialNotices: [a, b].filter((x) => x && !x.complete).map((x) => x?.notice),
     paired:
       a && b
