@@ -90,7 +90,7 @@ test("the settings modal fits a phone, scrolls, and its save button is reachable
 
 test.describe("the memory study at 390 px, after two experiments", () => {
   test.beforeAll(() => {
-    // the example study holds a BM25 run (the seed's); a judge run makes it two, as a user's would be
+    // the example study holds a BM25 run (seedDatabase's); a judge run makes it two, as a user's would
     const r = spawnSync(
       "node",
       [

@@ -113,7 +113,7 @@ export function MetricsTable({ rows, convention }: { rows: MetricsRow[]; convent
             { label: "Configuration", className: `${STICKY} bg-white` },
             {
               label: "Path mix",
-              title: "which D4 path each query took: judge answered, a fallback and why, an error",
+              title: "which path each query took: judge answered, a fallback and why, an error",
             },
             {
               label: qrels ? "Set precision" : "Precision",

@@ -1,5 +1,6 @@
-// Seed 000's memory-judge block (plus what a promoted study configuration carries: its collection,
-// whether the judge saw memory bodies, shuffled order, samples) without zod: the hook's fast path reads the stored block with these
+// The memory-judge block's defaults (with what a promoted study configuration carries: its
+// collection, whether the judge saw memory bodies, shuffled order, samples) without zod: the hook's
+// fast path reads the stored block with these
 // defaults and checks, so a prompt with the judge off never loads zod or drizzle. `schema.ts` takes
 // its defaults from here; `memory-judge-defaults.test.ts` holds the checks to the zod schema.
 import { COLLECTION_NAME } from "../memory/collection";
