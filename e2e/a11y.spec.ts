@@ -63,6 +63,8 @@ test("the settings modal, the phone menu and a playground result have no serious
 
 // last: it lists every page's violations (the test above would be skipped after a failure)
 test("axe finds no serious or critical violation on any page", async ({ page }) => {
+  // 16 pages, each loaded and scanned (2 to 5 s apiece on a loaded 2-core machine): past the 60 s default
+  test.setTimeout(240_000);
   const found: Record<string, string[]> = {};
   for (const p of everyPage(seeded)) {
     await page.goto(p.url);
