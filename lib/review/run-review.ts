@@ -40,11 +40,14 @@ export type ReviewCall = NonNullable<ReviewRecord["calls"]>[number];
 /**
  * What the judge did for this review. `not enabled`: off (seed 003's default; JUDGE_ENABLED), the
  * tests decide. `throttled`: over JUDGE_MAX_PER_HOUR. `failed`: asked, but no call answered: the tests
- * decide, and `error` says why. `answered`: the verdict is the judge's (gate or judgment).
+ * decide, and `error` says why. `answered`: the verdict is the judge's (gate or judgment), and at
+ * least one judge answered the scored judgment (or only the gate was asked, with --quick off and the
+ * judgment never reached). `gate only`: the gate answered and its verdict stands, but no judge
+ * answered the scored judgment (coverage 0 of N; `error` says why).
  * `not asked`: the tests failed, so nothing was left to judge (a diagnosis may still have run).
  */
 export type JudgeStatus = {
-  status: "not enabled" | "throttled" | "failed" | "answered" | "not asked";
+  status: "not enabled" | "throttled" | "failed" | "answered" | "gate only" | "not asked";
   reason?: string;
   error?: string;
 };
@@ -227,7 +230,7 @@ async function judge(opts: ReviewOptions, out: ReviewOutcome): Promise<void> {
     // the gate's verdict, when it answered, is still the judge's; otherwise the tests decide
     out.judge =
       out.verdictSource === "gate"
-        ? { status: "answered", error: `the scored judgment failed: ${firstError ?? "no valid answer"}` }
+        ? { status: "gate only", error: firstError ?? "no valid answer" }
         : { status: "failed", error: firstError ?? "no valid answer" };
     if (out.gate?.verdict === "fail" && !out.gate.skipped) out.diagnosis = await diagnose(opts, out);
     return;
