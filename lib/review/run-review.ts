@@ -9,12 +9,14 @@ import { getModel } from "../providers/get-model";
 import { structuredOutputSchema } from "../schemas/structured-output";
 import type { Settings } from "../settings/schema";
 import type { ReviewContext } from "./assemble";
+import { DIAGNOSIS_UNAVAILABLE, diagnosisFeedback } from "./diagnosis";
 import {
   blendedScore,
   compositeScore,
   DEFAULT_WEIGHTS,
   DIMENSIONS,
   type Dimension,
+  diagnosisAnswerSchema,
   dimensionAnswerSchema,
   gateAnswerSchema,
   type Judgment,
@@ -495,7 +497,8 @@ function dedupeIssues(issues: Judgment["issues"]): Judgment["issues"] {
 
 /**
  * Seed 002's follow-up: on a fail (the judge's or the tests'), read the agent's session transcript
- * (what it said, the files it read and edited, the commands it ran) and return retry feedback.
+ * (what it said, the files it read and edited, the commands it ran) and return retry feedback,
+ * asked with its structured-output schema like every judge call (see diagnosisFeedback).
  */
 async function diagnose(o: ReviewOptions, out: ReviewOutcome): Promise<string | null> {
   if (!o.transcriptPath) return null;
@@ -520,15 +523,12 @@ async function diagnose(o: ReviewOptions, out: ReviewOutcome): Promise<string | 
       DIAGNOSIS_SYSTEM,
       diagnosisMessage(why || "rejected", o.context, digest),
       o,
-      undefined,
+      structuredOutputSchema(diagnosisAnswerSchema),
       { step: "diagnosis" },
       out.calls,
     );
-    const d = parseJsonLoose(r.text) as Record<string, unknown> | undefined;
-    if (!d || typeof d !== "object") return `Diagnosis (unstructured): ${r.text.slice(0, 1500)}`;
-    const files = Array.isArray(d.files_consulted) ? d.files_consulted.join(", ") : "";
-    return `Previous attempt tried ${d.approach ?? "?"} (files: ${files || "none recorded"}). It failed at ${d.point_of_failure ?? "?"} because ${d.root_cause ?? "?"}. Suggestion: ${d.suggestion ?? "?"}`;
+    return diagnosisFeedback(r.text, digest);
   } catch (err) {
-    return `Diagnosis unavailable: ${errorMessage(err)}`;
+    return `${DIAGNOSIS_UNAVAILABLE}: ${errorMessage(err)}`;
   }
 }
