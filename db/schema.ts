@@ -73,7 +73,7 @@ export type RunOptions = {
   /** calls in flight to any one provider, for this run (`--provider-concurrency`); absent: Settings' */
   providerConcurrency?: number;
   noCache: boolean;
-  /** seed 004's panel options (consensus_threshold, flag_low_consensus, report_uncertainty), as the run was planned */
+  /** the panel options (consensus_threshold, flag_low_consensus, report_uncertainty), as the run was planned */
   panel?: PanelOptions;
   /** judges with no price when the run was planned: their cost is unknown, never $0 */
   unpriced?: string[];

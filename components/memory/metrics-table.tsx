@@ -105,7 +105,7 @@ export function MetricsTable({ rows, convention }: { rows: MetricsRow[]; convent
             "Configuration",
             {
               label: "Path mix",
-              title: "which D4 path each query took: judge answered, a fallback and why, an error",
+              title: "which path each query took: judge answered, a fallback and why, an error",
             },
             {
               label: qrels ? "Set precision" : "Precision",

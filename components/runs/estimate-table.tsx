@@ -17,7 +17,7 @@ type Props = {
 const fmtTime = (s: number) => (s < 90 ? `${Math.round(s)} s` : `${(s / 60).toFixed(1)} min`);
 
 /**
- * Seed 004's cost table for the chosen suite and judges, with the chosen N highlighted. Calls the
+ * The cost table for the chosen suite and judges, with the chosen N highlighted. Calls the
  * response cache already holds are counted apart and cost nothing; a judge with no price makes the
  * cost "unpriced", never $0.
  */

@@ -68,7 +68,7 @@ export function JudgingSection({ value, set, err }: Props) {
           label="Flag above cross-judge std (0–9)"
           value={j.consensusThreshold}
           step={0.1}
-          hint="in points of a 1–10 scale (seed 004: 1.5); a suite's criterion may set its own"
+          hint="in points of a 1–10 scale (default 1.5); a suite's criterion may set its own"
           error={err("judging.consensusThreshold")}
           onChange={(v) => set("judging.consensusThreshold", v)}
         />

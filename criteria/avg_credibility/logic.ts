@@ -30,7 +30,7 @@ function splitPath(value: unknown, name: string, fallback: string): string[] | s
 }
 
 /**
- * Seed 004's average credibility: the mean of a numeric field over the first `top_n` items of a
+ * The average credibility: the mean of a numeric field over the first `top_n` items of a
  * list in the output parsed as JSON, rounded to 2 decimals.
  *
  * params:

@@ -36,7 +36,7 @@ const count = (db: string, sql: string) => {
 };
 
 describe("jury eval", () => {
-  it("--json prints the seed's aggregator fields, equal to what is stored", async () => {
+  it("--json prints the aggregate's fields, equal to what is stored", async () => {
     const db = path.join(tempDir(), "j.db");
     const r = await jury(["eval", QA, "--judges", "local:a,local:b", "--n", "2", "--json"], db).out;
     expect([0, 1]).toContain(r.code);

@@ -1,6 +1,6 @@
 // The hook as Claude Code runs it: bin/jury.cjs → dist/hook.cjs (and dist/hook-full.cjs), built by
 // scripts/build-cli.mjs (vitest's global setup), against the scripted OpenAI-compatible server.
-// Each test checks seed 000's D4 ladder or the hook's time budget on one path that used to break it.
+// Each test checks the fallback ladder or the hook's time budget on one path that used to break it.
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -131,7 +131,7 @@ describe("the bundles", () => {
   });
 });
 
-describe("seed 000's D4 ladder through the built hook", () => {
+describe("the fallback ladder through the built hook", () => {
   it("judge on, no API key: path no_api_key and BM25 top 3 (the key check crosses the two bundles)", async () => {
     const s = setup({ model: "anthropic:claude-haiku-4-5-20251001" });
     const r = await hook(s);

@@ -18,14 +18,14 @@ export const MEMORY_LOG_HELP = `Usage: jury memory log [--json] [--limit N] [--c
        jury memory log --record '<json>' | --record -
 
 Every retrieval, newest first: the hook's (source hook), \`jury memory search\`'s (source search)
-and the /memory:search skill's decisions (source skill). Each row: when, source, mode, the D4 path,
+and the /jury:memory-search skill's decisions (source skill). Each row: when, source, mode, the fallback path,
 the BM25 candidates, what was kept, what the judge dropped with its reasons, latency, tokens, cost.
 
   --json                 the rows as JSON
   --limit N              how many rows (1 to 1000, default 20)
   --collection <name>    only this collection's rows (default: every collection)
 
-Recording what the /memory:search skill kept (the agent judged the candidates of a search):
+Recording what the /jury:memory-search skill kept (the agent judged the candidates of a search):
   --record '<json>'      {"log_id": <the search's log_id>, "kept": ["id", ...],
                           "dropped": [{"id": "id", "reason": "a few words"}, ...]}
                          (or, without a search row: "query" and "candidates" instead of "log_id";
@@ -107,7 +107,7 @@ function parseRecord(text: string): SkillRecord {
 }
 
 /**
- * Records what the /memory:search skill's judge (the agent, with its full conversation) kept of a
+ * Records what the /jury:memory-search skill's judge (the agent, with its full conversation) kept of a
  * search's candidates: a retrieval_log row with source "skill", path "agent_judge". Its query and
  * candidates are the search row's (`log_id`) or given; kept and dropped must be candidates; a candidate
  * in neither list counts as dropped, without a reason. Returns the new row's id.

@@ -103,7 +103,7 @@ export const MEMORY_COMMANDS: Record<string, CommandSpec> = {
   search: {
     name: "memory search",
     args: '"<query>"',
-    summary: "On-demand search (seed 000): BM25 candidates, judged leniently when the memory judge is on.",
+    summary: "On-demand search: BM25 candidates, judged leniently when the memory judge is on.",
     options: pick("collection", "mode", "limit", "json"),
     positionals: { min: 1, max: Number.POSITIVE_INFINITY },
   },

@@ -183,7 +183,7 @@ const rowsOf = (db: string, sql: string) => {
   }
 };
 
-describe("jury review without a judge (seed 003: off unless enabled; seed 002: the tests decide)", () => {
+describe("jury review without a judge (off unless enabled; the tests decide)", () => {
   it("no judge enabled: the mechanical verdict, exit 0 when the tests pass and 1 when they fail, no call", async () => {
     const repo = makeRepo();
     const db = path.join(tempDir(), "m.db");

@@ -174,7 +174,7 @@ function metaOption(pairs: string[]): Meta {
   return meta;
 }
 
-/** Seed 002: a run that ended in infra_failure or timeout is not judged; it says so and exits 0. */
+/** A run that ended in infra_failure or timeout is not judged; it says so and exits 0. */
 function reportNotJudged(meta: Meta, values: ReviewValues): number {
   const reason = `the run's outcome is ${meta.outcome} (nothing to judge)`;
   if (values.json)
@@ -236,7 +236,7 @@ async function readContext(values: ReviewValues, meta: Meta) {
 }
 
 /**
- * Seed 003: the judge is off unless enabled; naming judges on the command line asks for it. When
+ * The judge is off unless enabled; naming judges on the command line asks for it. When
  * it is on, every judge must be callable: refused before anything is spent or written (the
  * throttle's slot included).
  */

@@ -59,7 +59,7 @@ export type PlaygroundResult = {
     threshold: number;
   };
   samples: PlaygroundSample[];
-  /** the same two-stage aggregate a run computes, with Settings' panel options (seed 004's) */
+  /** the same two-stage aggregate a run computes, with Settings' panel options */
   verdict: CriterionVerdict;
   /** what each judge was sent (LLM criteria) */
   request?: { system: string; prompt: string };

@@ -165,7 +165,7 @@ const specs = {
   }),
   PORT: int({ group: "server", default: 3000, min: 1, max: 65535, help: "The port `npm start` listens on." }),
   [ACCESS_TOKEN_ENV]: secret(
-    "Required to bind anything but loopback (at least 16 characters); every request must then carry it (see Security).",
+    "Required to bind anything but loopback (at least 16 characters); every request must then carry it (see docs/security.md).",
     "server",
   ),
   JURY_ALLOWED_HOSTS: list({
@@ -242,7 +242,7 @@ const specs = {
     help: "The migrations folder; `bin/jury.cjs` sets it to the package's when unset.",
   }),
 
-  // jury review (seed 003)
+  // jury review
   JUDGE_ENABLED: bool({
     group: "review",
     default: undefined,
@@ -266,7 +266,7 @@ const specs = {
     help: "Where `jury review` looks for the newest Claude Code transcript of the project when `--transcript` is not given.",
   }),
 
-  // memory retrieval (seeds 000 and 001)
+  // memory retrieval
   JURY_MEMORY_COLLECTION: textWithDefault({
     group: "memory",
     default: "default",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { aggregateAcrossModels, consensusLevel, stdOnSeedScale } from "./aggregate";
 
-describe("seed 004 aggregation", () => {
+describe("two-stage aggregation", () => {
   it("bands consensus at 0.5, 1.0 and 1.5 on the 1–10 scale", () => {
     expect([0, 0.49, 0.5, 0.99, 1.0, 1.49, 1.5, 3].map(consensusLevel)).toEqual([
       "STRONG",
@@ -15,7 +15,7 @@ describe("seed 004 aggregation", () => {
     ]);
   });
 
-  it("reproduces the seed's worked shape: mean within, mean across, np.std across, flag over 1.5", () => {
+  it("reproduces the worked shape: mean within, mean across, np.std across, flag over 1.5", () => {
     const v = aggregateAcrossModels({
       criterionId: "relevance",
       criterionType: "llm",

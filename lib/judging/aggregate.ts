@@ -1,9 +1,9 @@
 /**
- * Seed 004's two-stage aggregation: mean and std within each model, then the mean of the model
+ * Two-stage aggregation: mean and std within each model, then the mean of the model
  * means as the final score, the std of the model means as cross-model disagreement, a consensus
  * level, and a review flag. std is the population std (numpy's np.std, ddof = 0).
  *
- * Beyond the seed, every verdict carries its coverage (judges answered of judges asked, samples
+ * Every verdict also carries its coverage (judges answered of judges asked, samples
  * answered of samples asked): a failed sample never enters a mean or a spread, and a consensus
  * level is given only where at least two judges answered.
  */
@@ -42,9 +42,9 @@ export type Agreement =
   | "deterministic"
   | "not reported";
 
-/** Seed 004's panel options (its judges/config.json), per panel and per criterion. */
+/** The panel options, per panel and per criterion. */
 export type PanelOptions = {
-  /** cross-model std (in points of the seed's 1–10 scale) above which a verdict is flagged for review */
+  /** cross-model std (in points of a 1–10 scale) above which a verdict is flagged for review */
   consensus_threshold: number;
   /** false: never flag a verdict for low consensus */
   flag_low_consensus: boolean;
@@ -81,7 +81,7 @@ export type CriterionVerdict = {
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
-/** Seed 004's bands, on its 1–10 scale: STRONG < 0.5 ≤ GOOD < 1.0 ≤ PARTIAL < 1.5 ≤ LOW. */
+/** The consensus bands, on a 1–10 scale: STRONG < 0.5 ≤ GOOD < 1.0 ≤ PARTIAL < 1.5 ≤ LOW. */
 export function consensusLevel(std: number): ConsensusLevel {
   if (std < 0.5) return "STRONG";
   if (std < 1.0) return "GOOD";
@@ -90,7 +90,7 @@ export function consensusLevel(std: number): ConsensusLevel {
 }
 
 /**
- * The seed's bands and its review flag (std > 1.5) are in points of a 1–10 scale (9 points wide).
+ * The bands and the review flag (std > 1.5) are in points of a 1–10 scale (9 points wide).
  * A std on another scale is expressed in those points before it is banded.
  */
 export function stdOnSeedScale(std: number, scale: readonly [number, number]): number {

@@ -32,7 +32,7 @@ export type CriterionPanelStats = {
 
 const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-/** Beyond seed 004: agreement between judges, each judge's self-consistency and its offset from the panel. */
+/** Beyond the verdicts: agreement between judges, each judge's self-consistency and its offset from the panel. */
 export function panelStats(samples: readonly S[], judges: readonly string[]): CriterionPanelStats[] {
   const byCriterion = new Map<string, Map<string, Map<string, (number | null)[]>>>();
   const counts = new Map<string, { answered: number; failed: number }>();

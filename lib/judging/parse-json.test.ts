@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseJsonLoose, parseJudgment, tooDeepPath } from "./parse-json";
 
-describe("parseJsonLoose (seed 004's fallback order)", () => {
+describe("parseJsonLoose (the fallback order: whole text, fenced block, first object)", () => {
   it.each([
     ['{"score": 7}', { score: 7 }],
     ['```json\n{"score": 6, "reasoning": "ok"}\n```', { score: 6, reasoning: "ok" }],

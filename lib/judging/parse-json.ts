@@ -1,5 +1,5 @@
 /**
- * Seed 004's fallback parse for models without JSON mode: the whole text, then a fenced
+ * The fallback parse for models without JSON mode: the whole text, then a fenced
  * ```json block, then the first {...} object. Returns undefined when none parses.
  */
 export function parseJsonLoose(text: string): unknown {

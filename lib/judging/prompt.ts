@@ -74,7 +74,7 @@ export function oversizeFields(
     .map(([field, text]) => ({ caseId, field, chars: text.length, budget }));
 }
 
-/** What the suite asks the judges to attend to: its hint and seed 004's `llm_criteria.focus_areas`. */
+/** What the suite asks the judges to attend to: its hint and a case's `llm_criteria.focus_areas`. */
 export type JudgeGuide = { hint?: string; focusAreas?: readonly string[] };
 
 /**

@@ -345,7 +345,7 @@ export function ftsAvailable(db: Db): boolean {
   return ok;
 }
 
-/** D4 row 5: a plain scan counting token hits (prefix matches for longer tokens), title weighted. */
+/** Fallback ladder, row 5: a plain scan counting token hits (prefix matches for longer tokens), title weighted. */
 export function keywordScan(
   db: Db,
   collection: string,

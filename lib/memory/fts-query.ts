@@ -2,7 +2,7 @@
  * Builds an FTS5 MATCH expression from free text. Every token is a double-quoted string made
  * only of letters, digits and underscores, so no user text (quotes, parentheses, AND/OR/NOT/NEAR,
  * `*`, `:`, `^`, emoji, any script) can form FTS5 syntax. Tokens are ORed; tokens of
- * `wildcardMinLength` characters or more also match as prefixes (seed 000's "smart wildcards").
+ * `wildcardMinLength` characters or more also match as prefixes ("smart wildcards").
  */
 
 const STOPWORDS = new Set(

@@ -1,4 +1,4 @@
-/** Seed 000's single batch judge, verbatim. */
+/** The single batch judge's prompts. */
 export const JUDGE_SYSTEM = `You are a memory relevance classifier for a coding assistant.
 
 Given a user's prompt, recent conversation context, and stored memories,

@@ -9,7 +9,7 @@ import { mulberry32 } from "../stats/bootstrap";
 import { JUDGE_SYSTEM, LENIENT_NOTE, RELEVANCE_SYSTEM, USEFULNESS_SYSTEM } from "./judge-prompts";
 
 /**
- * Seed 000's answer: the display indices of the memories to keep, and optionally, for memories left
+ * The judge's answer: the display indices of the memories to keep, and optionally, for memories left
  * out, the judge's short reason (recorded in retrieval_log; a judge that gives none records none).
  */
 export const keepAnswerSchema = z.strictObject({
@@ -25,7 +25,7 @@ For memories you leave out you may add a reason of a few words each, in the same
 
 const REASON_CHARS = 200;
 
-/** order[displayIndex] = index into candidates. Seeded by the prompt (and a salt), as seed 000. */
+/** order[displayIndex] = index into candidates. Seeded by the prompt (and a salt), so the same prompt sees the same order. */
 export function shuffledOrder(n: number, prompt: string, salt = ""): number[] {
   const order = Array.from({ length: n }, (_, i) => i);
   // mulberry32 seeded by the prompt: a prompt always gets the same order
@@ -42,7 +42,7 @@ const oneLine = (s: string, max: number) => {
   return t.length > max ? `${t.slice(0, max)}…` : t;
 };
 
-/** Seed 000's user message: prompt (500 chars), recent conversation, then "[i] [category] title (tags: …)". */
+/** The judge's user message: prompt (500 chars), recent conversation, then "[i] [category] title (tags: …)". */
 export function formatJudgeInput(
   prompt: string,
   candidates: MemoryRow[],
@@ -170,7 +170,7 @@ export type JudgeResult = {
 };
 
 /**
- * Seed 000's judge. Single: one batch call. Dual: relevance and usefulness in parallel; strict keeps
+ * The memory judge. Single: one batch call. Dual: relevance and usefulness in parallel; strict keeps
  * the intersection, lenient the union. Returns kept candidate indices in BM25 order.
  */
 export async function judgeCandidates(o: JudgeOptions): Promise<JudgeResult> {

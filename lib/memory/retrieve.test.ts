@@ -63,7 +63,7 @@ function keepMarked(req: { text: string }) {
   return { json: { keep } };
 }
 
-describe("D4 fallback ladder", () => {
+describe("the fallback ladder", () => {
   it("1. judge answers: judge-filtered results", async () => {
     server.setScript(keepMarked);
     const r = await retrieveMemories({

@@ -8,7 +8,7 @@ import { type RetrievalMode, retrieveCandidates } from "./candidates";
 import type { JudgeCallStats } from "./judge";
 import { extractRecentContext } from "./transcript";
 
-/** Seed 000's D4 fallback ladder, one path per row, recorded for every retrieval. */
+/** The fallback ladder, one path per row, recorded for every retrieval. */
 export type LadderPath =
   | "judge" // 1. judge enabled and answered: judge-filtered
   | "timeout" // 2. judge enabled, no answer in time (its timeout_per_call, or the caller's deadline): as judge_error
@@ -81,7 +81,7 @@ export async function retrieveMemories(input: RetrieveInput): Promise<RetrievalO
     poolMemories: candidates,
     latencyMs: performance.now() - started,
   });
-  /** D4 row 2: auto mode keeps only the top fallback_top_k; search mode shows unfiltered results. */
+  /** Fallback ladder, row 2: auto mode keeps only the top fallback_top_k; search mode shows unfiltered results. */
   const judgeFailed = (path: "timeout" | "judge_error", error: string) =>
     done({
       memories: candidates.slice(0, input.mode === "auto" ? cfg.fallback_top_k : standardK),

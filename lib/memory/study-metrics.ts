@@ -1,7 +1,7 @@
 /**
  * The precision study's figures, computed so that they never look better than the evidence:
  *
- * - Every configuration's path mix (seed 000's D4 ladder: the judge answered, a fallback and why, an
+ * - Every configuration's path mix (the fallback ladder: the judge answered, a fallback and why, an
  *   error) is counted, and precision, recall, F1 and P@k are computed twice: over every query (what
  *   the hook would inject, fallbacks included) and over the queries the judge answered.
  * - Labels follow the collection's convention. `qrels` (imported BEIR/TREC judgments): an unjudged
@@ -41,7 +41,7 @@ export type MetricCI = MeanCI & { label: string; why?: string; note?: string };
 
 export type MetricSet = { precision: MetricCI; recall: MetricCI; f1: MetricCI; precisionAtK: MetricCI };
 
-/** What each D4 path means for the figures. */
+/** What each fallback path means for the figures. */
 export const PATH_INFO: Record<
   string,
   { group: "answered" | "fallback" | "error" | "none" | "baseline"; label: string }
@@ -94,7 +94,7 @@ export type ExperimentMetrics = MetricSet & {
   cost: CostSummary;
   /** kept for callers that want a number: 0 when unpriced (check `cost.state`) */
   costPerQuery: number;
-  /** seed 000's table, measured: cost per query × 100 prompts a day × 30 days */
+  /** cost per query × 100 prompts a day × 30 days */
   costPerMonth: number;
   queries: number;
   paths: Record<string, number>;

@@ -87,7 +87,7 @@ function kindOf(st: fs.Stats): string {
 }
 
 /**
- * Seed 000's conversation context: the last `turns` messages of the transcript, each cut to
+ * The conversation context: the last `turns` messages of the transcript, each cut to
  * 200 characters, as "role: text" lines. Reads only the file's tail (readTranscriptTail: never a
  * FIFO or device, never blocking); bad lines are skipped; a missing or unreadable file gives "".
  * `onSkip` hears why a transcript was not read.

@@ -47,7 +47,7 @@ export type ContextText = {
 };
 
 /**
- * The context package from text, cut as the seeds say: the diff to DIFF_MAX_LINES lines, the test
+ * The context package from text, cut: the diff to DIFF_MAX_LINES lines, the test
  * output to TEST_OUTPUT_MAX_LINES, lint to 500, then the whole to the token budget; each cut noted.
  */
 export function assembleContext(i: ContextText): ReviewContext {

@@ -73,7 +73,7 @@ export type GatherInput = {
   tokenBudget?: number;
 };
 
-/** Assembles the review's context package with the seeds' truncation rules. */
+/** Assembles the review's context package with its truncation rules (diff 3,000 lines, test output 2,000, 60,000 tokens in all). */
 export function gatherContext(i: GatherInput): ReviewContext {
   const criteria = i.criteriaIsFile ? readFile(i.criteria, "criteria file") : i.criteria;
   if (!criteria.trim())
@@ -89,7 +89,7 @@ export function gatherContext(i: GatherInput): ReviewContext {
     criteria,
     prompt: i.prompt,
     diff,
-    // read in the order the seeds list them, so the first unreadable file is the one named
+    // read in the documented order, so the first unreadable file is the one named
     testOutput: i.testOutputFile ? readFile(i.testOutputFile, "test output") : undefined,
     testFiles: (i.testFiles ?? []).map((p) => ({ path: p, content: readFile(p, "test file") })),
     passed: i.passed,

@@ -4,14 +4,14 @@ export const DIMENSIONS = ["correctness", "scope_adherence", "code_quality", "co
 export type Dimension = (typeof DIMENSIONS)[number];
 export type Weights = Record<Dimension, number>;
 
-/** Seed 003's default weights. */
+/** The default weights: correctness 0.4, the other three dimensions 0.2 each. */
 export const DEFAULT_WEIGHTS: Weights = {
   correctness: 0.4,
   scope_adherence: 0.2,
   code_quality: 0.2,
   completeness: 0.2,
 };
-/** Seed 003: a pass requires every dimension ≥ 0.7. */
+/** A pass requires every dimension ≥ 0.7. */
 export const PASS_THRESHOLD = 0.7;
 
 const unit = z.number().min(0).max(1);
@@ -22,7 +22,7 @@ export const weightsSchema = z
     message: "weights must sum to 1",
   });
 
-/** Seed 003's judgment, as the judge must return it. */
+/** The scored judgment, as the judge must return it. */
 export const judgmentSchema = z.object({
   schema_version: z.literal("1.0.0"),
   verdict: z.enum(["pass", "partial", "fail"]),
@@ -49,7 +49,7 @@ export const dimensionAnswerSchema = z.object({
   issues: judgmentSchema.shape.issues.optional(),
 });
 
-/** The gate (seed 002). */
+/** The gate: pass or fail, when in doubt, pass. */
 export const gateAnswerSchema = z.object({ verdict: z.enum(["pass", "fail"]), reasoning: z.string() });
 
 /**
@@ -86,7 +86,7 @@ export function verdictFor(
   return compositeScore(d, w) >= 0.5 ? "partial" : "fail";
 }
 
-/** Seed 003's blend: 0.6 × mechanical + 0.4 × judge by default. */
+/** The blend: 0.6 × mechanical + 0.4 × judge by default. */
 export function blendedScore(mechanical: number, judge: number, mechanicalWeight = 0.6): number {
   return mechanicalWeight * mechanical + (1 - mechanicalWeight) * judge;
 }

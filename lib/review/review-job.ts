@@ -40,7 +40,7 @@ export function enqueueReview(db: Db, id: string, options: ReviewOptions): void 
 }
 
 /**
- * Whether the judge may be asked, as seed 003 says: off unless enabled (`offReason` says why
+ * Whether the judge may be asked: off unless enabled (`offReason` says why
  * not), and at most JUDGE_MAX_PER_HOUR judgments an hour across processes. A failed test needs no
  * judge, so it takes no slot.
  */

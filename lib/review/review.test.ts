@@ -99,7 +99,7 @@ describe("context package", () => {
   });
 });
 
-describe("the pass rule and weights (seed 003)", () => {
+describe("the pass rule and weights", () => {
   it("passes only when every dimension is ≥ 0.7: one at 0.69 is not a pass", () => {
     expect(verdictFor({ correctness: 0.7, scope_adherence: 0.7, code_quality: 0.7, completeness: 0.7 })).toBe(
       "pass",

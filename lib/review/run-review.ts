@@ -40,12 +40,11 @@ export type ReviewSample = ReviewRecord["samples"][number];
 export type ReviewCall = NonNullable<ReviewRecord["calls"]>[number];
 
 /**
- * What the judge did for this review. `not enabled`: off (seed 003's default; JUDGE_ENABLED), the
+ * What the judge did for this review. `not enabled`: off (the default; JUDGE_ENABLED), the
  * tests decide. `throttled`: over JUDGE_MAX_PER_HOUR. `failed`: asked, but no call answered: the tests
  * decide, and `error` says why. `answered`: the verdict is the judge's (gate or judgment), and at
- * least one judge answered the scored judgment (or only the gate was asked, with --quick off and the
- * judgment never reached). `gate only`: the gate answered and its verdict stands, but no judge
- * answered the scored judgment (coverage 0 of N; `error` says why).
+ * least one judge answered the scored judgment. `gate only`: the gate answered and its verdict
+ * stands, but no judge answered the scored judgment (coverage 0 of N; `error` says why).
  * `not asked`: the tests failed, so nothing was left to judge (a diagnosis may still have run).
  */
 export type JudgeStatus = {
@@ -176,7 +175,7 @@ export function plannedCalls(
 }
 
 /**
- * Seed 002's gate and seed 003's scored judgment, as a panel: judges × N samples, consensus per
+ * The gate and the scored judgment, as a panel: judges × N samples, consensus per
  * dimension. The gate runs only when the tests passed; an unreachable judge leaves the test-only verdict.
  */
 export async function runReview(o: ReviewOptions): Promise<ReviewOutcome> {
@@ -206,7 +205,7 @@ async function judge(opts: ReviewOptions, out: ReviewOutcome): Promise<void> {
     return;
   }
   if (out.verdict === "fail") {
-    // the tests failed: nothing to judge, but the session can still say why (seed 002's follow-up)
+    // the tests failed: nothing to judge, but the session can still say why (the diagnosis)
     out.judge = { status: "not asked", reason: "the tests failed" };
     out.diagnosis = await diagnose(opts, out);
     return;
@@ -295,7 +294,7 @@ function testOnlyOutcome(o: ReviewOptions): ReviewOutcome {
   };
 }
 
-/** Seed 002's gate ("when in doubt, pass"). False when no judge could be reached: stop there. */
+/** The gate ("when in doubt, pass"). False when no judge could be reached: stop there. */
 async function runGate(o: ReviewOptions, message: string, out: ReviewOutcome): Promise<boolean> {
   try {
     const r = await ask(
@@ -440,7 +439,7 @@ function tokensOf(judge: string, r: CallResult, o: ReviewOptions) {
   };
 }
 
-/** Seed 003's judgment from the samples: consensus per dimension, composite, verdict, merged issues. */
+/** The judgment from the samples: consensus per dimension, composite, verdict, merged issues. */
 function buildJudgment(o: ReviewOptions, c: Collected): NonNullable<ReviewOutcome["judgment"]> {
   const weights = o.weights ?? DEFAULT_WEIGHTS;
   const consensus = Object.fromEntries(
@@ -496,7 +495,7 @@ function dedupeIssues(issues: Judgment["issues"]): Judgment["issues"] {
 }
 
 /**
- * Seed 002's follow-up: on a fail (the judge's or the tests'), read the agent's session transcript
+ * The diagnosis: on a fail (the judge's or the tests'), read the agent's session transcript
  * (what it said, the files it read and edited, the commands it ran) and return retry feedback,
  * asked with its structured-output schema like every judge call (see diagnosisFeedback).
  */

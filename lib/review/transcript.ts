@@ -5,7 +5,7 @@ import { readEnv } from "../env/registry";
 import { dataBlock } from "../judging/prompt";
 
 /**
- * Seed 002's transcript analysis reads a coding agent's Claude Code session (one JSON object a line):
+ * The transcript analysis reads a coding agent's Claude Code session (one JSON object a line):
  * `user` entries whose content is a string or `tool_result` blocks, `assistant` entries with
  * `thinking`, `text` and `tool_use` blocks. What the agent did is in the tool_use blocks: the files it
  * read and edited and the commands it ran. This reader is the review's own (the memory hook has its

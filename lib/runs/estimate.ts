@@ -50,7 +50,7 @@ function cachedFor(s: SuiteSummary, judge: string, n: number, temperature?: numb
 }
 
 /**
- * Seed 004's cost table, per run: calls = cases × LLM criteria × judges × N, of which those in the
+ * The cost table, per run: calls = cases × LLM criteria × judges × N, of which those in the
  * response cache are counted apart ("40 cached, 80 to call") and only the calls to make are priced
  * and timed. `temperature`: the run's; the cache counts hold only at the temperature they were taken at.
  */

@@ -30,7 +30,7 @@ const opts = (judges: string[], n = 3): RunOptions => ({
   noCache: false,
 });
 
-// An independent recomputation of seed 004's aggregation, written without the engine's code.
+// An independent recomputation of the two-stage aggregation, written without the engine's code.
 function recompute(scores: Record<string, number[]>, threshold: number, scale: [number, number]) {
   const means = Object.values(scores).map((s) => s.reduce((a, b) => a + b, 0) / s.length);
   const final = means.reduce((a, b) => a + b, 0) / means.length;

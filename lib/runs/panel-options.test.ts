@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Seed 004's test-case shape: llm_criteria.focus_areas and prompt_hint; panel options per criterion. */
+/** The test-case shape: llm_criteria.focus_areas and prompt_hint; panel options per criterion. */
 function suite(criteria: Record<string, unknown>[]): string {
   const dir = tempDir("jury-suite-");
   writeJson(path.join(dir, "suite.json"), {
@@ -68,7 +68,7 @@ async function run(criteria: Record<string, unknown>[], judging: Record<string, 
   return { verdicts, requests: server.requests.slice(before) };
 }
 
-describe("seed 004's test-case llm_criteria reach the prompt", () => {
+describe("a test case's llm_criteria reach the prompt", () => {
   it("focus_areas and prompt_hint are in the exact messages the judges received; a case without them gets the suite's hint", async () => {
     const { requests } = await run([{ id: "helpful" }]);
     expect(requests).toHaveLength(4); // 2 cases × 1 criterion × 2 judges
@@ -90,7 +90,7 @@ describe("seed 004's test-case llm_criteria reach the prompt", () => {
   });
 });
 
-describe("seed 004's panel options, per panel (Settings) and per criterion (suite.json)", () => {
+describe("the panel options, per panel (Settings) and per criterion (suite.json)", () => {
   it("consensus_threshold replaces the fixed 1.5: the same spread is flagged under 0.5, not under the default", async () => {
     const plain = (await run([{ id: "helpful" }])).verdicts.map((x) => x.v);
     const strict = (await run([{ id: "helpful", consensus_threshold: 0.5 }])).verdicts.map((x) => x.v);

@@ -46,7 +46,7 @@ export function criterionHash(def: Criterion): string {
   return createHash("sha256").update(what).digest("hex").slice(0, 12);
 }
 
-/** Seed 004's panel options as Settings hold them. */
+/** The panel options as Settings hold them. */
 export function panelOptionsOf(judging: Settings["judging"]): PanelOptions {
   return {
     consensus_threshold: judging.consensusThreshold,
@@ -150,7 +150,7 @@ export async function planRun(
         definitionHash: criterionHash(def),
       };
     });
-    // seed 004's llm_criteria: its prompt_hint wins over llm_prompt_hint; its focus areas go to the prompt
+    // a case's llm_criteria: its prompt_hint wins over llm_prompt_hint; its focus areas go to the prompt
     const hint = c.llm_criteria?.prompt_hint ?? c.llm_prompt_hint ?? suite.hint;
     const focusAreas = c.llm_criteria?.focus_areas;
     plan.cases.push({

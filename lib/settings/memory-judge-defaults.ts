@@ -1,4 +1,4 @@
-// Seed 000's memory-judge block without zod: the hook's fast path reads the stored block with these
+// The memory-judge block's defaults without zod: the hook's fast path reads the stored block with these
 // defaults and checks, so a prompt with the judge off never loads zod or drizzle. `schema.ts` takes
 // its defaults from here; `memory-judge-defaults.test.ts` holds the checks to the zod schema.
 import type { MemoryJudgeSettings } from "./schema";

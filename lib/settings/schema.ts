@@ -61,7 +61,7 @@ export const customEndpointSchema = z
 
 const verification = z.enum(["strict", "lenient"]);
 
-/** Seed 000's memory-judge block, with its defaults; a mode may set its own candidate pool size. */
+/** The memory-judge block, with its defaults; a mode may set its own candidate pool size. */
 const modeSchema = z.object({
   verification,
   max_output: z.int().min(L.max_output.min).max(L.max_output.max),
@@ -162,7 +162,7 @@ export const settingsSchema = z.object({
     perProviderConcurrency: z.int().min(1).max(256),
     timeoutMs: z.int().min(100).max(600_000),
     maxRetries: z.int().min(0).max(10),
-    // seed 004's panel options (its judges/config.json); a suite's criterion may override them
+    // the panel options; a suite's criterion may override them
     consensusThreshold: z.number().min(0, "Must be ≥ 0").max(9, "Must be ≤ 9").default(1.5),
     flagLowConsensus: z.boolean().default(true),
     reportUncertainty: z.boolean().default(true),

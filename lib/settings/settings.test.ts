@@ -21,7 +21,7 @@ const withAutoPool = (n: number) => ({
 });
 
 describe("settings schema", () => {
-  it("has the seed's defaults: N = 3, temperature 0.8, memory judge off with seed 000's block", () => {
+  it("has the documented defaults: N = 3, temperature 0.8, memory judge off with its default block", () => {
     expect(defaultSettings.judging.samples).toBe(3);
     expect(defaultSettings.judging.temperature).toBe(0.8);
     expect(defaultSettings.memoryJudge).toEqual({

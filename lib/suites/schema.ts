@@ -5,17 +5,17 @@ export const criterionRefSchema = z.object({
   id: z.string().min(1),
   threshold: z.number().optional(),
   params: z.record(z.string(), z.unknown()).optional(),
-  // seed 004's panel options for this criterion (default: Settings → Judging)
+  // the panel options for this criterion (default: Settings → Judging)
   consensus_threshold: z.number().min(0).max(9).optional(),
   flag_low_consensus: z.boolean().optional(),
   report_uncertainty: z.boolean().optional(),
 });
 
-/** An output fetched from the system under test (seed 004's runner calls its API with a setup payload). */
+/** An output fetched from the system under test (called with a setup payload). */
 export const outputHttpSchema = z.object({
   url: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
   method: z.enum(["GET", "POST"]).default("POST"),
-  /** JSON body sent to the system under test (seed 004's setup payload) */
+  /** JSON body sent to the system under test (the setup payload) */
   setup: z.unknown().optional(),
   headers: z.record(z.string(), z.string()).optional(),
   timeout_ms: z.int().min(1).max(600_000).default(30_000),
@@ -47,7 +47,7 @@ export const caseSchema = z.object({
   /** overrides of the suite's criteria for this case (threshold, params) */
   criteria: z.array(criterionRefSchema).optional(),
   llm_prompt_hint: z.string().optional(),
-  /** seed 004's test-case block: what the LLM judges should focus on (prompt_hint wins over llm_prompt_hint) */
+  /** The test case's block: what the LLM judges should focus on (prompt_hint wins over llm_prompt_hint) */
   llm_criteria: z
     .object({
       focus_areas: z.array(z.string().min(1)).max(50).optional(),

@@ -27,7 +27,7 @@ const server = await startScriptedServer(
     }
     // the memory judge asks for {"keep": [...]}: keep the first two candidates it was shown
     if (req.text.includes('{"keep"')) return { delayMs: latency, json: { keep: [0, 1] } };
-    // the review judge: the gate, then seed 003's judgment
+    // the review judge: the gate, then the scored judgment
     if (req.text.includes("When in doubt, pass"))
       return {
         delayMs: latency,

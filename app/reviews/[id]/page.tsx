@@ -53,7 +53,7 @@ export default async function ReviewPage({ params }: Props) {
         </Card>
       )}
       {record.gate && (
-        <Card title="Gate (seed 002: pass or fail, when in doubt, pass)">
+        <Card title="Gate (pass or fail; when in doubt, pass)">
           <p className="text-sm">
             <strong>{record.gate.verdict}</strong> {record.gate.reasoning}
             {record.gate.skipped && <span className="text-zinc-500"> (skipped: {record.gate.skipped})</span>}
