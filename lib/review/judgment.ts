@@ -62,7 +62,6 @@ export const diagnosisAnswerSchema = z.object({
   root_cause: z.string().trim().min(1),
   suggestion: z.string().trim().min(1),
 });
-export type DiagnosisAnswer = z.infer<typeof diagnosisAnswerSchema>;
 
 export function parseWeights(input: unknown): Weights {
   const r = weightsSchema.safeParse(input);
