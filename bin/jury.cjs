@@ -26,7 +26,10 @@ prints a <memory-context> block of the memories that qualify (nothing when none 
 exits 0 and never writes to stderr: problems go to the hook log (JURY_HOOK_LOG, else jury-hook.log
 beside the database). It answers within JURY_HOOK_BUDGET_MS (default 8000 ms).
 
-Environment: JURY_DB, JURY_MEMORY_COLLECTION (default "default"), JURY_HOOK_BUDGET_MS, JURY_HOOK_LOG
+The collection: --collection, else JURY_MEMORY_COLLECTION, else one named after the project (the git
+folder around the input's cwd) when it exists, else the one promoted in Settings, else "default".
+
+Environment: JURY_DB, JURY_MEMORY_COLLECTION, JURY_HOOK_BUDGET_MS, JURY_HOOK_LOG
 `);
   process.exit(0);
 }

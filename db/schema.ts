@@ -314,19 +314,32 @@ export const annotations = sqliteTable(
   (t) => [uniqueIndex("annotations_collection_query_memory_idx").on(t.collection, t.queryId, t.memoryId)],
 );
 
-/** Every change to a relevance label, with where it came from and when: shown per query, and undone. */
+/** What a fresh annotation cleared from one query: its labels and whether it was labelled, for undo. */
+export type ClearedLabels = {
+  labels: { memoryId: string; relevance: number; source: "qrels" | "human" | "example" }[];
+  labelled: boolean;
+};
+
+/**
+ * Every change to a relevance label, with where it came from and when: shown per query, and undone.
+ * A change to one memory's label names the memory; a fresh annotation's start is one entry for the
+ * whole query (no memory, source "fresh"), holding the labels it cleared, and so is its undo.
+ */
 export const annotationHistory = sqliteTable(
   "annotation_history",
   {
     id: integer().primaryKey({ autoIncrement: true }),
     collection: text().notNull(),
     queryId: text().notNull(),
-    memoryId: text().notNull(),
+    /** the memory whose label changed; null for a change to the whole query */
+    memoryId: text(),
     /** the label after the change; null when the label was removed */
     relevance: integer(),
     /** the label before it; null when there was none */
     previous: integer(),
-    source: text({ enum: ["qrels", "human", "example", "undo"] }).notNull(),
+    source: text({ enum: ["qrels", "human", "example", "undo", "fresh"] }).notNull(),
+    /** a change to the whole query: the labels it cleared (a fresh start) or brought back (its undo) */
+    cleared: text({ mode: "json" }).$type<ClearedLabels>(),
     at: integer({ mode: "timestamp_ms" })
       .notNull()
       .$defaultFn(() => new Date()),

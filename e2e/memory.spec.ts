@@ -101,9 +101,38 @@ test("the example study: example labels, BM25 and a judge with their path mix, a
     "no finished query is labelled (20 need annotation)",
   );
   await expect(page.getByTestId("labels-info")).toContainText("labels set by a person in Jury");
-  // the history is kept
+  // the history is kept, and the fresh start is one entry for the query, not one per label it cleared
   await study.openAnnotate();
   await expect(page.getByTestId("query-needs-annotation")).toBeVisible();
-  await expect(study.historyEntries().first()).toHaveAttribute("data-source", "human");
+  const fresh = study.historyEntries().first();
+  await expect(fresh).toHaveAttribute("data-source", "fresh");
+  await expect(fresh).toContainText(
+    /fresh annotation started: 54 labels cleared \(\d+ relevant, \d+ not\) · a person/,
+  );
+  await expect(study.historyEntries().filter({ hasText: "→ no label" })).toHaveCount(0);
   await expect(study.poolItems().first().getByTestId("label-source")).toContainText("no label yet");
+
+  // y and n mark the highlighted memory and move to the next, as the hint says; j then moves on again
+  const hint = page.getByTestId("annotation-hint");
+  await expect(hint).toContainText("each marks the highlighted memory and moves to the next");
+  const items = study.poolItems();
+  await expect(items.nth(0)).toHaveAttribute("aria-current", "true");
+  await page.keyboard.press("y");
+  await expect(items.nth(0)).toHaveAttribute("data-state", "relevant");
+  await expect(items.nth(1)).toHaveAttribute("aria-current", "true");
+  const total = await items.count();
+  await expect(page.getByTestId("annotation-status")).toHaveText(
+    new RegExp(`^Marked ".+" relevant; now on memory 2 of ${total}\\.$`),
+  );
+  await page.keyboard.press("j");
+  await expect(items.nth(2)).toHaveAttribute("aria-current", "true");
+  await expect(items.nth(1)).toHaveAttribute("data-state", "unmarked");
+  await page.keyboard.press("n");
+  await expect(items.nth(2)).toHaveAttribute("data-state", "not-relevant");
+  await expect(items.nth(3)).toHaveAttribute("aria-current", "true");
+  // the two labels are a person's, above the fresh start
+  await expect(study.historyEntries().nth(2)).toHaveAttribute("data-source", "fresh");
+  // undo walks back one label at a time
+  await page.keyboard.press("u");
+  await expect(items.nth(2)).toHaveAttribute("data-state", "unmarked");
 });

@@ -2,11 +2,10 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { startApp, stopApp } from "./app-server";
+import { freePort, startApp, stopApp } from "./app-server";
 import { SCRATCH_DIR, SCRIPTED_PORT } from "./constants";
 import { SettingsPage } from "./pages/settings-page";
 
-const PORT = 3198;
 const DB = path.resolve(SCRATCH_DIR, "promote", "jury.db");
 const env = {
   JURY_DB: DB,
@@ -47,9 +46,10 @@ test("promoting what measured best: a study configuration (asked first, saying w
   for (const [i, c] of cases.entries())
     jury(["agreement", "label", run as string, c, "correctness", i === 0 ? "fail" : "pass"]);
 
-  const app = await startApp({ port: PORT, db: DB, env });
+  const port = await freePort();
+  const app = await startApp({ port, db: DB, env });
   try {
-    const base = `http://127.0.0.1:${PORT}`;
+    const base = `http://127.0.0.1:${port}`;
     // the study: one finished configuration, so not called best: the page asks first and says why
     await page.goto(`${base}/memory/shop-api`);
     const row = page.getByTestId("experiment-row").filter({ hasText: "BM25 · auto · top 4" });
@@ -59,7 +59,13 @@ test("promoting what measured best: a study configuration (asked first, saying w
     await expect(confirm.getByTestId("promote-reason")).toContainText(
       "not enough evidence: only one finished configuration has a precision",
     );
-    await expect(confirm).toContainText("judge off (BM25 top-k) · auto mode: max 4 · fallback top 4");
+    // the figures themselves, in front of the person
+    await expect(confirm.getByTestId("promote-figures")).toContainText(
+      /^Figures: precision \d+ % \[\d+–\d+ %\] n=20 · recall \d+ % \[\d+–\d+ %\] n=18 · kept \d+ memories over 20 queries$/,
+    );
+    await expect(confirm).toContainText(
+      "collection shop-api · judge off (BM25 top-k) · auto mode: max 4 · fallback top 4",
+    );
     await confirm.getByTestId("promote-confirm-yes").click();
     await expect(row.getByTestId("promote-in-use")).toHaveText("used by the hook");
     const exp = /exp_[0-9a-f]+/.exec((await row.textContent()) ?? "")?.[0];
@@ -81,12 +87,21 @@ test("promoting what measured best: a study configuration (asked first, saying w
     await page.goto(`${base}/agreement/${run}`);
     const panelRow = page.getByTestId("criterion-correctness").getByTestId("run-agreement-row-panel");
     await panelRow.getByTestId("promote-criterion").click();
+    // three labels: the page shows accuracy and κ with their intervals and n, and asks first
+    const weak = panelRow.getByTestId("promote-confirm");
+    await expect(weak.getByTestId("promote-reason")).toContainText(
+      "It rests on 3 labelled cells (fewer than 10).",
+    );
+    await expect(weak.getByTestId("promote-figures")).toContainText(
+      /^Figures: accuracy \d+ % \[\d+–\d+ %\] n=3 · Cohen's κ .* n=3 · answered 3 of 3 labelled cells$/,
+    );
+    await weak.getByTestId("promote-confirm-yes").click();
     await expect(panelRow.getByTestId("criterion-default")).toHaveText("default for correctness");
     await page.goto(`${base}/settings`);
     await expect(s.field("criteriaPanels.correctness.0")).toHaveValue("local:llama3.1:8b");
     await expect(s.root.getByTestId("provenance-criteriaPanels.correctness")).toContainText(
       new RegExp(
-        `from run ${run} \\(the run's panel \\(local:llama3\\.1:8b\\) against people's labels on correctness\\) on \\d{4}-\\d\\d-\\d\\d: accuracy [01]\\.\\d\\d \\[[01]\\.\\d\\d, [01]\\.\\d\\d\\] n=3`,
+        `from run ${run} \\(the run's panel \\(local:llama3\\.1:8b\\) against people's labels on correctness · few labels, confirmed.*\\) on \\d{4}-\\d\\d-\\d\\d: accuracy [01]\\.\\d\\d \\[[01]\\.\\d\\d, [01]\\.\\d\\d\\] n=3`,
       ),
     );
 

@@ -1,12 +1,15 @@
+import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { type AppProcess, startApp, stopApp } from "./app-server";
-import { SCRATCH_DIR, SCRIPTED_PORT } from "./constants";
+import { seriousViolations } from "./axe";
+import { APP_PORT, SCRATCH_DIR, SCRIPTED_PORT } from "./constants";
 import { everyPage, overflowingElements } from "./page-list";
 import { type Seeded, seedDatabase } from "./seed";
 
 // Its own server and database, seeded with two runs, a review and a study: every page has content.
-const PORT = 3195;
+// beside the suite's own server, so two checkouts with their own E2E_APP_PORT do not collide
+const PORT = APP_PORT + 5;
 const BASE = `http://127.0.0.1:${PORT}`;
 const DB = path.resolve(SCRATCH_DIR, "responsive", "jury.db");
 const PHONE = { width: 390, height: 844 };
@@ -83,6 +86,92 @@ test("the settings modal fits a phone, scrolls, and its save button is reachable
   await expect(modal.getByTestId("settings-status")).toHaveText("Saved.");
   await page.keyboard.press("Escape");
   await expect(modal).toBeHidden();
+});
+
+test.describe("the memory study at 390 px, after two experiments", () => {
+  test.beforeAll(() => {
+    // the example study holds a BM25 run (seedDatabase's); a judge run makes it two, as a user's would
+    const r = spawnSync(
+      "node",
+      [
+        "bin/jury.cjs",
+        "memory",
+        "experiment",
+        "--collection",
+        seeded.collection,
+        "--kind",
+        "single",
+        "--model",
+        "local:llama3.1:8b",
+      ],
+      {
+        encoding: "utf8",
+        timeout: 120_000,
+        env: { ...process.env, JURY_DB: DB, JURY_LOCAL_BASE_URL: `http://127.0.0.1:${SCRIPTED_PORT}/v1` },
+      },
+    );
+    if (r.status !== 0)
+      throw new Error(`jury memory experiment exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  });
+
+  test("no sideways scroll: the results table scrolls in its box with the configuration column in view, the paired selects fit, axe is clean", async ({
+    page,
+  }) => {
+    await page.goto(`/memory/${seeded.collection}`);
+    const rows = page.getByTestId("experiment-row");
+    await expect(rows).toHaveCount(2);
+    const width = () =>
+      page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        innerWidth: window.innerWidth,
+      }));
+    expect(await width()).toEqual({ scrollWidth: PHONE.width, innerWidth: PHONE.width });
+    expect(await overflowingElements(page)).toEqual([]);
+
+    // the table is wider than the phone and scrolls inside its own box…
+    const box = page.getByRole("region", { name: "Configurations" });
+    const sizes = await box.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    expect(sizes.scroll).toBeGreaterThan(sizes.client);
+    // …with each configuration's name and its promote button in view at either end of it
+    await box.scrollIntoViewIfNeeded();
+    const within = async (l: ReturnType<typeof page.getByTestId>) => {
+      const r = await l.boundingBox();
+      return r !== null && r.x >= 0 && r.x + r.width <= PHONE.width;
+    };
+    const keyColumnInView = async () => {
+      for (const row of await rows.all()) {
+        expect(await within(row.locator("td").first())).toBe(true);
+        expect(await within(row.getByTestId("promote-button"))).toBe(true);
+      }
+    };
+    await keyColumnInView();
+    expect(await within(rows.last().getByTestId("cost-per-month"))).toBe(false);
+    await box.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+    await expect.poll(() => within(rows.last().getByTestId("cost-per-month"))).toBe(true);
+    await keyColumnInView();
+
+    // the paired comparison: two different configurations, each select within the window
+    const a = page.getByTestId("paired-a");
+    const b = page.getByTestId("paired-b");
+    expect(await a.inputValue()).not.toBe(await b.inputValue());
+    for (const select of [a, b]) {
+      const r = await select.boundingBox();
+      expect(r && r.x >= 0 && r.x + r.width <= PHONE.width).toBe(true);
+    }
+    await expect(page.getByTestId("paired-table")).toBeVisible();
+    expect(await width()).toEqual({ scrollWidth: PHONE.width, innerWidth: PHONE.width });
+
+    // a promotion's evidence, opened in the narrow sticky column, keeps the page in the window
+    const notBest = page.locator('[data-testid="experiment-row"]:not([data-best])').first();
+    await notBest.getByTestId("promote-button").click();
+    const confirm = notBest.getByTestId("promote-confirm");
+    await expect(confirm.getByTestId("promote-figures")).toContainText(/precision .* n=20/);
+    expect(await width()).toEqual({ scrollWidth: PHONE.width, innerWidth: PHONE.width });
+    expect(await seriousViolations(page)).toEqual([]);
+    await confirm.getByTestId("promote-confirm-no").click();
+    await expect(confirm).toHaveCount(0);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 });
 
 // last: it lists every page that is too wide (the tests above would be skipped after a failure)

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { listeningAddresses, startApp, stopApp } from "./app-server";
+import { freePort, listeningAddresses, startApp, stopApp } from "./app-server";
 import { CANARY_KEY, SCRATCH_DIR } from "./constants";
 import { SettingsPage } from "./pages/settings-page";
 
@@ -50,7 +50,7 @@ test.describe("settings", () => {
     page,
   }) => {
     // its own server and database: this test saves
-    const port = 3197;
+    const port = await freePort();
     const db = path.resolve(SCRATCH_DIR, "form-state", "jury.db");
     fs.rmSync(path.dirname(db), { recursive: true, force: true });
     const app = await startApp({ port, db });
@@ -122,6 +122,52 @@ test.describe("settings", () => {
     }
   });
 
+  test("+ add model puts the focus in the new field; a blank one is never a judge in the estimate, and is refused naming it", async ({
+    page,
+  }) => {
+    // its own server and database: this test saves
+    const port = await freePort();
+    const db = path.resolve(SCRATCH_DIR, "add-model", "jury.db");
+    fs.rmSync(path.dirname(db), { recursive: true, force: true });
+    const app = await startApp({ port, db });
+    try {
+      await page.goto(`http://127.0.0.1:${port}/runs`);
+      await page.getByTestId("open-settings-modal").click();
+      const modal = page.getByTestId("settings-modal");
+      const s = new SettingsPage(page, modal.getByTestId("settings-form"));
+      await s.field("providers.local.enabled").check();
+      await modal.getByTestId("providers.local.models-add").click();
+      // the new field has the focus: typing goes there
+      await expect(s.field("providers.local.models.1")).toBeFocused();
+      await page.keyboard.type("qwen2.5:7b");
+      await expect(s.field("providers.local.models.1")).toHaveValue("qwen2.5:7b");
+      // a second row, left blank: the estimate lists what a run would call, never "local:"
+      await modal.getByTestId("providers.local.models-add").click();
+      await expect(s.field("providers.local.models.2")).toBeFocused();
+      const unpriced = modal.getByTestId("estimate-unpriced");
+      await expect(unpriced).toContainText("No price for local:llama3.1:8b, local:qwen2.5:7b:");
+      await expect(unpriced).not.toContainText(/local:(,|\s|:|$)/);
+      // saving refuses the blank row, at the row, with the focus on it; removing it saves
+      await s.save();
+      await expect(s.error("providers.local.models.2")).toHaveText("Model id cannot be empty");
+      await expect(s.field("providers.local.models.2")).toBeFocused();
+      await modal.getByRole("button", { name: "Remove model 3" }).click();
+      await s.save();
+      await expect(s.status()).toHaveText("Saved.");
+      await page.goto(`http://127.0.0.1:${port}/settings`);
+      const page2 = new SettingsPage(page);
+      await expect(page2.field("providers.local.models.1")).toHaveValue("qwen2.5:7b");
+      await expect(page2.field("providers.local.models.2")).toHaveCount(0);
+      // on the settings page too, and for a new endpoint's name
+      await page.getByTestId("providers.openai.models-add").click();
+      await expect(page2.field("providers.openai.models.1")).toBeFocused();
+      await page.getByTestId("endpoints-add").click();
+      await expect(page2.field("endpoints.0.name")).toBeFocused();
+    } finally {
+      await stopApp(app);
+    }
+  });
+
   test("an endpoint shows which key variable it sends, and to which URL", async ({ page }) => {
     const s = new SettingsPage(page);
     await s.goto();
@@ -147,7 +193,7 @@ test.describe("settings", () => {
   });
 
   test("saved settings survive a server restart; the server binds 127.0.0.1", async ({ page }) => {
-    const port = 3191;
+    const port = await freePort();
     const db = path.resolve(SCRATCH_DIR, "restart", "jury.db");
     fs.rmSync(path.dirname(db), { recursive: true, force: true });
     // a custom endpoint's key, set: the page says so, and never shows it

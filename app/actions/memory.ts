@@ -56,10 +56,13 @@ export async function annotate(input: unknown): Promise<ActionResult<null>> {
 
 const queryRefSchema = z.object({ collection: collectionSchema, queryId: z.string().min(1).max(200) });
 
-/** Undoes the newest label change of one query (its history says which); the undo is itself recorded. */
+/**
+ * Undoes the newest label change of one query (its history says which); the undo is itself recorded.
+ * `memoryId` null: the change undone was a fresh start, and `restored` counts the labels brought back.
+ */
 export async function undoAnnotation(
   input: unknown,
-): Promise<ActionResult<{ memoryId: string; restored: number | null } | null>> {
+): Promise<ActionResult<{ memoryId: string | null; restored: number | null } | null>> {
   const bad = wrongShape(input, "an object");
   if (bad) return bad;
   const parsed = queryRefSchema.safeParse(input);
@@ -70,7 +73,14 @@ export async function undoAnnotation(
     return actionFailed(`No query "${queryId}" in ${collection}`);
   const undone = undoLastAnnotation(db, collection, queryId);
   revalidatePath(`/memory/${collection}`);
-  return { ok: true, data: undone ? { memoryId: undone.memoryId, restored: undone.previous } : null };
+  if (!undone) return { ok: true, data: null };
+  return {
+    ok: true,
+    data: {
+      memoryId: undone.memoryId,
+      restored: undone.memoryId === null ? (undone.cleared?.labels.length ?? 0) : undone.previous,
+    },
+  };
 }
 
 /**

@@ -5,7 +5,9 @@ import { z } from "zod";
 import { getDb } from "@/db/client";
 import { type ActionResult, actionFailed } from "@/lib/action-result";
 import { errorMessage, hasErrorCode } from "@/lib/errors";
+import { hookReadsNote } from "@/lib/memory/collection";
 import { promoteExperiment, promotePanel } from "@/lib/settings/promote";
+import { GUARD_CODES, type PromotionGuard } from "@/lib/settings/promote-guard";
 import { describeProvenance } from "@/lib/settings/provenance";
 import { criterionIdSchema } from "@/lib/settings/schema";
 import { wrongShape } from "@/lib/validations/form-data";
@@ -13,21 +15,38 @@ import { runIdSchema } from "@/lib/validations/runs";
 
 const experimentIdSchema = z.string().regex(/^exp_[A-Za-z0-9_-]{1,64}$/, "Not an experiment id");
 
+/** The warnings the person confirmed, by code, with the figures in front of them. */
+const confirmedSchema = z.array(z.enum(GUARD_CODES)).max(GUARD_CODES.length).default([]);
+
 const promoteExperimentSchema = z.object({
   experimentId: experimentIdSchema,
-  /** the person saw why the configuration is not called best and confirmed */
-  acknowledgeNotBest: z.boolean().default(false),
+  confirmed: confirmedSchema,
 });
 
-export type PromoteExperimentResult = ActionResult<{ best: boolean; provenance: string }> & {
-  /** set when the configuration is not called best and nothing was changed: the page asks first */
-  needsConfirmation?: string;
-};
+/** A refused promotion's figures and warnings, for the page to show before asking again. */
+type NeedsConfirmation = { needsConfirmation?: PromotionGuard };
+
+export type PromoteExperimentResult = ActionResult<{
+  best: boolean;
+  provenance: string;
+  /** what the hook and the skill read now, in words */
+  reads: string;
+}> &
+  NeedsConfirmation;
+
+/** The refusal of an unconfirmed promotion as the action returns it; other errors as themselves. */
+function failed(err: unknown): ActionResult<never> & NeedsConfirmation {
+  const guard = hasErrorCode(err, "needs_confirmation") ? (err.details?.guard as PromotionGuard) : undefined;
+  return guard
+    ? { ...actionFailed(errorMessage(err)), needsConfirmation: guard }
+    : actionFailed(errorMessage(err));
+}
 
 /**
- * "Use for the hook": the memory judge set from a finished study configuration, its figures recorded
- * as the setting's provenance. A configuration the study does not call best is refused with
- * `needsConfirmation` (the reason) until the person confirms.
+ * "Use for the hook": the memory judge and its collection set from a finished study configuration, its
+ * figures recorded as the setting's provenance. A configuration the figures do not support (not called
+ * best, or it kept nothing) is refused with `needsConfirmation` (the figures and warnings) until the
+ * person confirms each warning.
  */
 export async function promoteExperimentAction(input: unknown): Promise<PromoteExperimentResult> {
   const bad = wrongShape(input, "an object");
@@ -36,18 +55,18 @@ export async function promoteExperimentAction(input: unknown): Promise<PromoteEx
   if (!parsed.success) return actionFailed("Nothing changed: invalid request.", parsed.error);
   try {
     const db = getDb();
-    const r = promoteExperiment(db, parsed.data.experimentId, {
-      acknowledgeNotBest: parsed.data.acknowledgeNotBest,
-    });
+    const r = promoteExperiment(db, parsed.data.experimentId, { confirmed: parsed.data.confirmed });
     revalidatePath("/", "layout");
     return {
       ok: true,
-      data: { best: r.best, provenance: describeProvenance(r.settings.provenance.memoryJudge) },
+      data: {
+        best: r.best,
+        provenance: describeProvenance(r.settings.provenance.memoryJudge),
+        reads: hookReadsNote(r.promoted.collection, r.settings.memoryJudge.collection).text,
+      },
     };
   } catch (err) {
-    if (hasErrorCode(err, "needs_confirmation"))
-      return { ...actionFailed(errorMessage(err)), needsConfirmation: errorMessage(err) };
-    return actionFailed(errorMessage(err));
+    return failed(err);
   }
 }
 
@@ -57,12 +76,17 @@ const promotePanelSchema = z.object({
   /** "panel" (the run's panel) or one of its judges, provider:model */
   judge: z.string().trim().min(1).max(200),
   target: z.enum(["criterion", "review"]),
+  confirmed: confirmedSchema,
 });
 
-/** A run's panel or one of its judges made a criterion's default panel, or the review judges. */
+/**
+ * A run's panel or one of its judges made a criterion's default panel, or the review judges. Weak
+ * evidence (few labels, κ's interval reaching 0, low coverage) is refused with `needsConfirmation`
+ * until the person confirms each warning.
+ */
 export async function promotePanelAction(
   input: unknown,
-): Promise<ActionResult<{ judges: string[]; provenance: string }>> {
+): Promise<ActionResult<{ judges: string[]; provenance: string }> & NeedsConfirmation> {
   const bad = wrongShape(input, "an object");
   if (bad) return bad;
   const parsed = promotePanelSchema.safeParse(input);
@@ -77,6 +101,6 @@ export async function promotePanelAction(
       data: { judges: r.judges, provenance: describeProvenance(r.settings.provenance[path]) },
     };
   } catch (err) {
-    return actionFailed(errorMessage(err));
+    return failed(err);
   }
 }

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { Card, EmptyState } from "@/components/ui/card";
 import { TableHead } from "@/components/ui/table-head";
 import { PANEL, type RunAgreement } from "@/lib/agreement/run-agreement";
+import { panelGuard } from "@/lib/settings/promote-guard";
 import { ConfusionMatrix, FigureCell, IdList } from "./figure";
 import { PromotePanelButtons } from "./promote-panel-buttons";
 
@@ -109,6 +110,7 @@ export function RunAgreementView({ r, defaults }: { r: RunAgreement; defaults?: 
                               runId={r.runId}
                               criterionId={c.criterionId}
                               judge={j.judge}
+                              guard={panelGuard(c, j)}
                               judges={judgesOf(defaults, c.criterionId, j.judge)}
                               isCriterionDefault={same(
                                 defaults.criteriaPanels[c.criterionId],

@@ -20,19 +20,31 @@ export type PoolItem = {
 
 export type HistoryItem = {
   id: number;
-  memoryId: string;
+  /** null: a change to the whole query (a fresh annotation's start, or its undo) */
+  memoryId: string | null;
   title: string;
   relevance: number | null;
   previous: number | null;
-  source: LabelSource | "undo";
+  source: LabelSource | "undo" | "fresh";
+  /** a change to the whole query: how many labels it cleared or brought back, and how many relevant */
+  cleared: { labels: number; relevant: number } | null;
   at: string;
 };
 
-const SOURCE_TEXT: Record<LabelSource | "undo", string> = {
+/** The change an undo would revert: one memory's label, or a fresh start (`restores` labels). */
+export type Undoable = {
+  memoryId: string | null;
+  title: string;
+  previous: number | null;
+  restores: number | null;
+};
+
+const SOURCE_TEXT: Record<LabelSource | "undo" | "fresh", string> = {
   human: "a person",
   example: "example label",
   qrels: "imported",
   undo: "undo",
+  fresh: "a person",
 };
 const labelText = (r: number | null) => (r === null ? "no label" : r > 0 ? "relevant" : "not relevant");
 const when = (iso: string) => new Date(iso).toLocaleString();
@@ -48,7 +60,7 @@ function History({
 }: {
   history: HistoryItem[];
   total: number;
-  undoable: { memoryId: string; title: string; previous: number | null } | null;
+  undoable: Undoable | null;
   onUndo: () => void;
   pending: boolean;
 }) {
@@ -68,9 +80,11 @@ function History({
           disabled={!undoable || pending}
           onClick={onUndo}
           title={
-            undoable
-              ? `set "${undoable.title || undoable.memoryId}" back to ${labelText(undoable.previous)}`
-              : "nothing to undo"
+            !undoable
+              ? "nothing to undo"
+              : undoable.memoryId === null
+                ? `bring back the ${undoable.restores ?? 0} labels the fresh annotation cleared`
+                : `set "${undoable.title || undoable.memoryId}" back to ${labelText(undoable.previous)}`
           }
           className="rounded border border-zinc-300 px-2 py-0.5 hover:bg-zinc-50 disabled:opacity-40"
         >
@@ -87,9 +101,14 @@ function History({
           aria-label="Label history"
         >
           {history.map((h) => (
-            <li key={h.id} data-testid="history-entry" data-source={h.source} data-memory={h.memoryId}>
-              <span className="text-zinc-600">{when(h.at)}</span> · {h.title || h.memoryId}:{" "}
-              {labelText(h.previous)} → <strong>{labelText(h.relevance)}</strong> · {SOURCE_TEXT[h.source]}
+            <li
+              key={h.id}
+              data-testid="history-entry"
+              data-source={h.source}
+              data-memory={h.memoryId ?? undefined}
+            >
+              <span className="text-zinc-600">{when(h.at)}</span> · <HistoryChange h={h} /> ·{" "}
+              {SOURCE_TEXT[h.source]}
             </li>
           ))}
         </ol>
@@ -98,9 +117,34 @@ function History({
   );
 }
 
+/** One history entry's change: a memory's label before → after, or a whole query's fresh start and its undo. */
+function HistoryChange({ h }: { h: HistoryItem }) {
+  if (h.memoryId === null) {
+    const n = h.cleared?.labels ?? 0;
+    const detail = n ? ` (${h.cleared?.relevant ?? 0} relevant, ${n - (h.cleared?.relevant ?? 0)} not)` : "";
+    return h.source === "undo" ? (
+      <strong>
+        fresh annotation undone: {n} label{n === 1 ? "" : "s"} back{detail}
+      </strong>
+    ) : (
+      <strong>
+        fresh annotation started: {n} label{n === 1 ? "" : "s"} cleared{detail}
+      </strong>
+    );
+  }
+  return (
+    <>
+      <span title={h.memoryId}>{h.title || h.memoryId}</span>: {labelText(h.previous)} →{" "}
+      <strong>{labelText(h.relevance)}</strong>
+    </>
+  );
+}
+
 /**
- * Pooled candidates of one query, each with where its label came from. Keyboard: j/k move, y/n mark
- * relevant / not relevant, u undoes the last change. Clicks work too.
+ * Pooled candidates of one query, each with where its label came from. Keyboard: y/n mark the
+ * highlighted memory relevant / not relevant and move the highlight to the next one (one key per
+ * memory; the hint and a status line say so, so a j after a y is expected to move on again), j/k
+ * move, u undoes the last change, Enter opens the next query. Clicks work too.
  */
 export function AnnotationList({
   collection,
@@ -117,7 +161,7 @@ export function AnnotationList({
   nextHref?: string;
   history: HistoryItem[];
   historyTotal: number;
-  undoable: { memoryId: string; title: string; previous: number | null } | null;
+  undoable: Undoable | null;
 }) {
   const router = useRouter();
   const [cursor, setCursor] = useState(0);
@@ -129,6 +173,8 @@ export function AnnotationList({
     setMarks(fromItems(items));
   }
   const [error, setError] = useState<string | null>(null);
+  /** what the last key did, read out: a y or n moves the highlight on */
+  const [status, setStatus] = useState("");
   const [pending, start] = useTransition();
 
   const undo = useCallback(() => {
@@ -165,7 +211,15 @@ export function AnnotationList({
       else if (e.key === "k") setCursor((c) => Math.max(0, c - 1));
       else if ((e.key === "y" || e.key === "n") && item) {
         mark(item.memoryId, e.key === "y");
-        setCursor((c) => Math.min(items.length - 1, c + 1));
+        const next = Math.min(items.length - 1, cursor + 1);
+        setCursor(next);
+        setStatus(
+          `Marked "${item.title || item.memoryId}" ${e.key === "y" ? "relevant" : "not relevant"}; ${
+            next === cursor
+              ? `that was the last memory of this query${nextHref ? ": Enter opens the next query" : ""}.`
+              : `now on memory ${next + 1} of ${items.length}.`
+          }`,
+        );
       } else if (e.key === "u" && undoable) undo();
       else if (e.key === "Enter" && nextHref) router.push(nextHref);
       else return;
@@ -193,9 +247,13 @@ export function AnnotationList({
     );
   return (
     <div className="space-y-3">
-      <p className="text-xs text-zinc-600">
-        <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>y</kbd> relevant · <kbd>n</kbd> not relevant · <kbd>u</kbd> undo
-        · <kbd>Enter</kbd> next query
+      <p className="text-xs text-zinc-600" data-testid="annotation-hint">
+        <kbd>y</kbd> relevant, <kbd>n</kbd> not relevant: each marks the highlighted memory{" "}
+        <strong>and moves to the next</strong> · <kbd>j</kbd>/<kbd>k</kbd> move without marking · <kbd>u</kbd>{" "}
+        undo · <kbd>Enter</kbd> next query
+      </p>
+      <p className="min-h-4 text-xs text-zinc-700" role="status" data-testid="annotation-status">
+        {status}
       </p>
       {error && <p className="text-sm text-red-700">{error}</p>}
       {historyBox}

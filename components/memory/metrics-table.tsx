@@ -83,6 +83,13 @@ function PathMixCell({ m }: { m: ExperimentMetrics }) {
   );
 }
 
+/**
+ * Below md the Configuration column sticks to the left of the scrolling table, at a width that leaves
+ * room for the figures beside it; its background covers what scrolls under it.
+ */
+const STICKY =
+  "max-md:sticky max-md:left-0 max-md:z-10 max-md:w-40 max-md:min-w-40 max-md:max-w-40 max-md:border-r max-md:border-zinc-200";
+
 export type MetricsRow = {
   e: Experiment;
   m: ExperimentMetrics;
@@ -102,7 +109,8 @@ export function MetricsTable({ rows, convention }: { rows: MetricsRow[]; convent
       <table className="w-full text-left text-sm tabular-nums" data-testid="experiments-table">
         <TableHead
           columns={[
-            "Configuration",
+            // the key column stays in view while the figures scroll beside it (a phone)
+            { label: "Configuration", className: `${STICKY} bg-white` },
             {
               label: "Path mix",
               title: "which path each query took: judge answered, a fallback and why, an error",
@@ -141,11 +149,11 @@ export function MetricsTable({ rows, convention }: { rows: MetricsRow[]; convent
               data-testid="experiment-row"
               data-best={best ? "true" : undefined}
             >
-              <td className="py-1 pr-2">
+              <td className={`py-1 pr-2 ${STICKY} ${best ? "bg-green-50" : "bg-white"}`}>
                 <div className="text-xs font-medium">
                   {best && (
                     <span
-                      className="mr-1 rounded bg-green-600 px-1 text-[10px] font-semibold uppercase text-white"
+                      className="mr-1 rounded bg-green-700 px-1 text-[10px] font-semibold uppercase text-white"
                       data-testid="best-badge"
                     >
                       best

@@ -7,12 +7,12 @@ type Consistency = { n: number; identical: number; meanJaccard: number };
 
 type Props = {
   experiments: { id: string; label: string }[];
-  /** the experiments picked as A and B (the page's ?a= and ?b=) */
+  /** the experiments picked as A and B (the page's ?a= and ?b=, else two different ones) */
   a: string | undefined;
   b: string | undefined;
   /** why A or B is partial, when one is */
   partialNotices: (string | undefined)[];
-  /** B − A per metric and how often they keep the same set; null until both are picked */
+  /** B − A per metric and how often they keep the same set */
   paired: PairedComparison[] | null;
   consistency: Consistency | null;
 };
@@ -35,14 +35,16 @@ export function PairedComparisonCard({ experiments, a, b, partialNotices, paired
 /** A GET form: the picks go into the address, so a comparison can be linked to. */
 function PickForm({ experiments, a, b }: Pick<Props, "experiments" | "a" | "b">) {
   return (
+    // a select is as wide as its longest option: each takes the room there is and no more (a phone)
     <form method="get" className="mb-3 flex flex-wrap items-center gap-2 text-sm">
       {(["a", "b"] as const).map((k) => (
-        <label key={k}>
-          {k.toUpperCase()}{" "}
+        <label key={k} className="flex min-w-0 max-w-full flex-[1_1_16rem] items-center gap-1">
+          <span className="shrink-0">{k.toUpperCase()}</span>
           <select
             name={k}
             defaultValue={k === "a" ? a : b}
-            className="rounded border border-zinc-300 px-2 py-1 text-sm"
+            data-testid={`paired-${k}`}
+            className="w-full min-w-0 max-w-full truncate rounded border border-zinc-300 px-2 py-1 text-sm"
           >
             {experiments.map((e) => (
               <option key={e.id} value={e.id}>

@@ -1,6 +1,6 @@
 "use client";
 
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 
 export type FieldProps = { id: string; label: string; error?: string; hint?: ReactNode };
 
@@ -148,7 +148,10 @@ export function SelectField<T extends string>({
   );
 }
 
-/** A list of model ids, one input each, with add and remove. */
+/**
+ * A list of model ids, one input each, with add and remove. "+ add model" puts the focus in the new
+ * field, so what is typed next goes there; a field left blank is refused at save, naming it.
+ */
 export function ModelList({
   id,
   models,
@@ -160,6 +163,7 @@ export function ModelList({
   errors: (path: string) => string | undefined;
   onChange: (v: string[]) => void;
 }) {
+  const focusRow = useFocusAfterRender();
   return (
     <div className="space-y-1">
       {models.map((m, i) => {
@@ -195,10 +199,32 @@ export function ModelList({
         type="button"
         data-testid={`${id}-add`}
         className="text-xs text-indigo-700 hover:underline"
-        onClick={() => onChange([...models, ""])}
+        onClick={() => {
+          focusRow(`${id}.${models.length}`);
+          onChange([...models, ""]);
+        }}
       >
         + add model
       </button>
     </div>
   );
+}
+
+/**
+ * Focuses the element with the id given, once the render that adds it is done: for a button that adds
+ * a field ("+ add model", "+ add endpoint"), so the next keystrokes go into it.
+ */
+export function useFocusAfterRender(): (id: string) => void {
+  const pending = useRef<string | null>(null);
+  useEffect(() => {
+    if (pending.current === null) return;
+    const el = document.getElementById(pending.current);
+    if (el) {
+      el.focus();
+      pending.current = null;
+    }
+  });
+  return (id: string) => {
+    pending.current = id;
+  };
 }

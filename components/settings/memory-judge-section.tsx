@@ -38,8 +38,28 @@ export function MemoryJudgeSection({ value, set, err }: Props) {
           checked={m.include_conversation_context}
           onChange={(v) => set(`${p}.include_conversation_context`, v)}
         />
+        <Toggle
+          id={`${p}.include_body`}
+          label="show the judge memory bodies"
+          checked={m.include_body}
+          onChange={(v) => set(`${p}.include_body`, v)}
+        />
+        <Toggle
+          id={`${p}.shuffle`}
+          label="shuffle the candidates"
+          checked={m.shuffle}
+          onChange={(v) => set(`${p}.shuffle`, v)}
+        />
       </div>
       <div className="grid gap-3 sm:grid-cols-3">
+        <TextField
+          id={`${p}.collection`}
+          label="Collection"
+          value={m.collection ?? ""}
+          hint="blank: a collection named after the project, else default (--collection and JURY_MEMORY_COLLECTION come first)"
+          error={err(`${p}.collection`)}
+          onChange={(v) => set(`${p}.collection`, v)}
+        />
         <TextField
           id={`${p}.model`}
           label="Judge model"
@@ -70,6 +90,16 @@ export function MemoryJudgeSection({ value, set, err }: Props) {
           step={1}
           error={err(`${p}.candidate_pool_size`)}
           onChange={(v) => set(`${p}.candidate_pool_size`, v)}
+        />
+        <NumberField
+          id={`${p}.samples`}
+          label="Samples per prompt (majority keeps)"
+          value={m.samples}
+          step={1}
+          min={1}
+          max={10}
+          error={err(`${p}.samples`)}
+          onChange={(v) => set(`${p}.samples`, v)}
         />
         <NumberField
           id={`${p}.context_turns`}

@@ -3,7 +3,7 @@
 import { endpointKeyEnv } from "@/lib/env/secrets";
 import { builtinProviderIds } from "@/lib/settings/providers";
 import type { CustomEndpoint, Settings } from "@/lib/settings/schema";
-import { FieldError, ModelList, TextField, Toggle } from "./fields";
+import { FieldError, ModelList, TextField, Toggle, useFocusAfterRender } from "./fields";
 
 const providerLabels: Record<(typeof builtinProviderIds)[number], string> = {
   openai: "OpenAI",
@@ -101,6 +101,7 @@ function KeyDestination({
 
 function EndpointList({ value, set, err, presentKeys = [] }: Props) {
   const endpoints = value.endpoints;
+  const focusField = useFocusAfterRender();
   return (
     <div className="space-y-2">
       <h3 className="text-sm font-medium">Named OpenAI-compatible endpoints</h3>
@@ -183,12 +184,13 @@ function EndpointList({ value, set, err, presentKeys = [] }: Props) {
         type="button"
         data-testid="endpoints-add"
         className="rounded border border-zinc-300 px-2 py-1 text-xs hover:bg-zinc-50"
-        onClick={() =>
+        onClick={() => {
+          focusField(`endpoints.${endpoints.length}.name`);
           set("endpoints", [
             ...endpoints,
             { name: "", baseUrl: "", apiKeyEnv: "", enabled: true, models: [""] },
-          ])
-        }
+          ]);
+        }}
       >
         + add endpoint
       </button>

@@ -42,6 +42,17 @@ export function collectionRange(db: Db, collection: string): { lo: number; hi: n
   return id === undefined ? undefined : { lo: id * COLLECTION_SPAN, hi: (id + 1) * COLLECTION_SPAN };
 }
 
+/** Whether the collection holds at least one memory (one index seek: the hook asks it on every prompt). */
+export function collectionHasMemories(db: Db, collection: string): boolean {
+  const range = collectionRange(db, collection);
+  return (
+    range !== undefined &&
+    stmt(db, "select 1 from memories where rowid >= ? and rowid < ? limit 1")
+      .pluck()
+      .get(range.lo, range.hi) === 1
+  );
+}
+
 /**
  * How many memories the collection has held at most: its highest sequence number (one per insert;
  * deletions are not subtracted). One index seek, unlike count(*).

@@ -100,12 +100,28 @@ describe("labels with provenance and history", () => {
     expect(listAnnotations(db, "s")).toEqual([]);
     expect(listStudyQueries(db, "s").every((q) => !q.labelled)).toBe(true);
     expect(getQrels(db, "s").size).toBe(0);
+    // one entry for the query, holding what it cleared, above the history it keeps
     const h = listAnnotationHistory(db, "s", "q1");
-    expect(h).toHaveLength(4);
-    expect(h.slice(0, 2).every((x) => x.relevance === null && x.source === "human")).toBe(true);
-    // and the clearing can be undone like any change
-    undoLastAnnotation(db, "s", "q1");
-    undoLastAnnotation(db, "s", "q1");
+    expect(h).toHaveLength(3);
+    expect(h[0]).toMatchObject({
+      memoryId: null,
+      source: "fresh",
+      cleared: {
+        labelled: true,
+        labels: [
+          { memoryId: "a", relevance: 1, source: "example" },
+          { memoryId: "b", relevance: 0, source: "example" },
+        ],
+      },
+    });
+    expect(h.slice(1).map((x) => x.source)).toEqual(["example", "example"]);
+    // q2 had no label and needed annotation already: nothing changed, nothing recorded
+    expect(listAnnotationHistory(db, "s", "q2")).toEqual([]);
+    // a person labels afresh; undo walks back that label, then the fresh start in one step
+    annotateOne(db, "s", { queryId: "q1", memoryId: "a", relevance: 0 });
+    expect(undoLastAnnotation(db, "s", "q1")).toMatchObject({ memoryId: "a", source: "human" });
+    expect(listAnnotations(db, "s", "q1")).toEqual([]);
+    expect(undoLastAnnotation(db, "s", "q1")).toMatchObject({ memoryId: null, source: "fresh" });
     expect(
       listAnnotations(db, "s", "q1")
         .map((a) => [a.memoryId, a.relevance, a.source])
@@ -114,5 +130,40 @@ describe("labels with provenance and history", () => {
       ["a", 1, "example"],
       ["b", 0, "example"],
     ]);
+    expect(listStudyQueries(db, "s").find((q) => q.queryId === "q1")?.labelled).toBe(true);
+    expect(listAnnotationHistory(db, "s", "q1")[0]).toMatchObject({ memoryId: null, source: "undo" });
+    // nothing left to undo but the import's own entries
+    expect(undoableChange(db, "s", "q1")).toMatchObject({ memoryId: "b", source: "example" });
+  });
+
+  it("a fresh annotation of the example study: one history entry per query, not one per label cleared", () => {
+    const { db } = tempDb();
+    const memories = Array.from({ length: 54 }, (_, i) => `m${i}`);
+    upsertStudyQueries(
+      db,
+      "ex",
+      Array.from({ length: 20 }, (_, i) => ({ queryId: `q${i}`, text: `query ${i}` })),
+    );
+    // every query labelled against every memory, as the example's ground truth is
+    setAnnotations(
+      db,
+      "ex",
+      Array.from({ length: 20 }, (_, q) =>
+        memories.map((m, i) => ({
+          queryId: `q${q}`,
+          memoryId: m,
+          relevance: i < 3 ? 1 : 0,
+          source: "example" as const,
+        })),
+      ).flat(),
+    );
+    const before = listAnnotationHistory(db, "ex", "q0", 10_000).length;
+    expect(startFreshAnnotation(db, "ex")).toEqual({ cleared: 20 * 54, queries: 20 });
+    for (let q = 0; q < 20; q++) {
+      const h = listAnnotationHistory(db, "ex", `q${q}`, 10_000);
+      expect(h).toHaveLength(before + 1);
+      expect(h[0]).toMatchObject({ source: "fresh", memoryId: null });
+      expect(h[0].cleared?.labels).toHaveLength(54);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { Db } from "../client";
+import type { ClearedLabels } from "../schema";
 import { stmt } from "./statements";
 
 /**
@@ -7,9 +8,10 @@ import { stmt } from "./statements";
  * - `study_queries.labelled`: false for a query that "needs annotation" (imported without labels,
  *   or after a fresh annotation started). Such a query stays out of every metric until a person
  *   labels one of its memories.
- * - Every label change (an import, an example, a person's click, an undo, a fresh start) writes one
- *   `annotation_history` row: the label after, the label before, the source, the time. Undo walks
- *   that history back, one change at a time per query.
+ * - Every label change (an import, an example, a person's click, an undo) writes one
+ *   `annotation_history` row: the label after, the label before, the source, the time. A fresh
+ *   annotation's start is one row per query (no memory, source "fresh") holding the labels it cleared.
+ *   Undo walks that history back, one change at a time per query.
  */
 export type StudyQuery = { queryId: string; text: string; labelled?: boolean };
 export type AnnotationSource = "qrels" | "human" | "example";
@@ -30,10 +32,13 @@ export type StudyMeta = {
 export type HistoryEntry = {
   id: number;
   queryId: string;
-  memoryId: string;
+  /** null: a change to the whole query (a fresh start, or its undo) */
+  memoryId: string | null;
   relevance: number | null;
   previous: number | null;
-  source: AnnotationSource | "undo";
+  source: AnnotationSource | "undo" | "fresh";
+  /** a change to the whole query: the labels it cleared or brought back */
+  cleared: ClearedLabels | null;
   at: Date;
 };
 
@@ -199,10 +204,22 @@ export function listAnnotationHistory(
   return (
     stmt(
       db,
-      `select id, query_id as queryId, memory_id as memoryId, relevance, previous, source, at
+      `select id, query_id as queryId, memory_id as memoryId, relevance, previous, source, cleared, at
        from annotation_history where collection = ? and query_id = ? order by id desc limit ?`,
-    ).all(collection, queryId, limit) as (Omit<HistoryEntry, "at"> & { at: number })[]
-  ).map((h) => ({ ...h, at: new Date(h.at) }));
+    ).all(collection, queryId, limit) as (Omit<HistoryEntry, "at" | "cleared"> & {
+      at: number;
+      cleared: string | null;
+    })[]
+  ).map((h) => ({ ...h, cleared: h.cleared === null ? null : parseCleared(h.cleared), at: new Date(h.at) }));
+}
+
+function parseCleared(json: string): ClearedLabels | null {
+  try {
+    const v = JSON.parse(json) as ClearedLabels;
+    return Array.isArray(v?.labels) ? v : null;
+  } catch {
+    return null;
+  }
 }
 
 export function countAnnotationHistory(db: Db, collection: string, queryId: string): number {
@@ -234,6 +251,10 @@ export function undoLastAnnotation(db: Db, collection: string, queryId: string):
     .transaction(() => {
       const target = undoableChange(db, collection, queryId);
       if (!target) return undefined;
+      if (target.memoryId === null) {
+        undoFreshStart(db, collection, queryId, target);
+        return target;
+      }
       // the restored label keeps the source it had: the newest earlier change that set it
       const earlier = stmt(
         db,
@@ -257,22 +278,64 @@ export function undoLastAnnotation(db: Db, collection: string, queryId: string):
     .immediate();
 }
 
+/** One history row for a change to a whole query: a fresh start ("fresh") or its undo ("undo"). */
+function writeQueryChange(
+  db: Db,
+  collection: string,
+  queryId: string,
+  source: "fresh" | "undo",
+  cleared: ClearedLabels,
+  at: number,
+): void {
+  stmt(
+    db,
+    `insert into annotation_history (collection, query_id, memory_id, relevance, previous, source, cleared, at)
+     values (?, ?, null, null, null, ?, ?, ?)`,
+  ).run(collection, queryId, source, JSON.stringify(cleared), at);
+}
+
+/** Brings back what a fresh start cleared from one query: its labels, with their sources, and its state. */
+function undoFreshStart(db: Db, collection: string, queryId: string, target: HistoryEntry): void {
+  const cleared = target.cleared ?? { labels: [], labelled: false };
+  const at = Date.now();
+  const put = stmt(
+    db,
+    `insert into annotations (collection, query_id, memory_id, relevance, source, updated_at) values (?, ?, ?, ?, ?, ?)
+     on conflict(collection, query_id, memory_id) do update set relevance = excluded.relevance,
+       source = excluded.source, updated_at = excluded.updated_at`,
+  );
+  for (const l of cleared.labels) put.run(collection, queryId, l.memoryId, l.relevance, l.source, at);
+  setQueryLabelled(db, collection, queryId, cleared.labelled);
+  writeQueryChange(db, collection, queryId, "undo", cleared, at);
+}
+
 /**
- * Starts a fresh annotation of the same queries: every label is removed (each removal recorded in
- * the history, which is kept), every query needs annotation again, and the collection's labels are
+ * Starts a fresh annotation of the same queries: every label is removed, and each query that had a
+ * label or counted as labelled gets one history entry holding what was cleared (undo brings it back);
+ * the history before is kept. Every query needs annotation again, and the collection's labels are
  * from now on a person's (`origin` "human", convention "annotated").
  */
 export function startFreshAnnotation(db: Db, collection: string): { cleared: number; queries: number } {
   return db.$client
     .transaction(() => {
       const at = Date.now();
+      const byQuery = new Map<string, ClearedLabels["labels"]>();
       const labels = listAnnotations(db, collection);
-      for (const a of labels) writeLabel(db, collection, { ...a, relevance: null }, "human", at);
-      const queries = stmt(db, "update study_queries set labelled = 0 where collection = ?").run(
-        collection,
-      ).changes;
+      for (const a of labels) {
+        const list = byQuery.get(a.queryId) ?? [];
+        list.push({ memoryId: a.memoryId, relevance: a.relevance, source: a.source });
+        byQuery.set(a.queryId, list);
+      }
+      const queries = listStudyQueries(db, collection);
+      for (const q of queries) {
+        const cleared = byQuery.get(q.queryId) ?? [];
+        if (cleared.length === 0 && !q.labelled) continue;
+        writeQueryChange(db, collection, q.queryId, "fresh", { labels: cleared, labelled: q.labelled }, at);
+      }
+      stmt(db, "delete from annotations where collection = ?").run(collection);
+      stmt(db, "update study_queries set labelled = 0 where collection = ?").run(collection);
       setStudyMeta(db, collection, { labelConvention: "annotated", origin: "human" });
-      return { cleared: labels.length, queries };
+      return { cleared: labels.length, queries: queries.length };
     })
     .immediate();
 }

@@ -15,8 +15,7 @@ const jury = (args: string[], db: string) => {
   return r.stdout;
 };
 
-/** trec_eval's ndcg_cut_10, recall_100, recall_1000, P_10 and set_P, written from the files alone. */
-function trecEval(qrelsText: string, runText: string) {
+function parseFiles(qrelsText: string, runText: string) {
   const qrels = new Map<string, Map<string, number>>();
   for (const line of qrelsText.trim().split("\n")) {
     const [q, , d, r] = line.split(/\s+/);
@@ -29,9 +28,40 @@ function trecEval(qrelsText: string, runText: string) {
     if (!run.has(q)) run.set(q, []);
     run.get(q)?.push({ d, s: Number(s) });
   }
+  return { qrels, run };
+}
+
+/** trec_eval's order: score descending, then document id descending. */
+const trecSort = (xs: { d: string; s: number }[]) =>
+  [...xs].sort((a, b) => b.s - a.s || (a.d < b.d ? 1 : a.d > b.d ? -1 : 0));
+
+/**
+ * `trec_eval -c -M k -m set` (set_P, set_recall, set_F), written from the files alone: each query's
+ * ranking in trec_eval's order cut to its first k (-M), every query of the qrels counted (-c).
+ */
+function trecEvalSetAtDepth(qrelsText: string, runText: string, k: number) {
+  const { qrels, run } = parseFiles(qrelsText, runText);
+  const sum = { setP: 0, setRecall: 0, setF: 0 };
+  for (const [q, rel] of qrels) {
+    const kept = trecSort(run.get(q) ?? []).slice(0, k);
+    const relevant = [...rel.values()].filter((g) => g > 0).length;
+    const hits = kept.filter((x) => (rel.get(x.d) ?? 0) > 0).length;
+    const p = kept.length ? hits / kept.length : 0;
+    const r = relevant ? hits / relevant : 0;
+    sum.setP += p;
+    sum.setRecall += r;
+    sum.setF += p + r ? (2 * p * r) / (p + r) : 0;
+  }
+  const n = qrels.size;
+  return { n, setP: sum.setP / n, setRecall: sum.setRecall / n, setF: sum.setF / n };
+}
+
+/** trec_eval's ndcg_cut_10, recall_100, recall_1000, P_10 and set_P, written from the files alone. */
+function trecEval(qrelsText: string, runText: string) {
+  const { qrels, run } = parseFiles(qrelsText, runText);
   const sum = { ndcg10: 0, r100: 0, r1000: 0, p10: 0, setP: 0 };
   for (const [q, rel] of qrels) {
-    const ranked = (run.get(q) ?? []).sort((a, b) => b.s - a.s || (a.d < b.d ? 1 : a.d > b.d ? -1 : 0));
+    const ranked = trecSort(run.get(q) ?? []);
     const isRel = (x: { d: string }) => (rel.get(x.d) ?? 0) > 0;
     let dcg = 0;
     ranked.slice(0, 10).forEach((x, i) => {
@@ -136,5 +166,48 @@ describe("examples/beir-synthetic", () => {
       ),
     );
     expect(auto.metrics.recall1000.mean).toBeLessThan(m.recall1000.mean);
+  });
+
+  it("a document's score does not depend on --depth: auto and search mode rank the same top 10 with the same scores at depth 100 and 1000", () => {
+    const db = path.join(tempDir(), "depth.db");
+    jury(["memory", "import-beir", dir, "--collection", "beir-synthetic"], db);
+    const qrels = jury(["memory", "export-qrels", "--collection", "beir-synthetic"], db);
+    for (const mode of ["auto", "search"]) {
+      const at = (depth: number) => {
+        const out = JSON.parse(
+          jury(
+            [
+              "memory",
+              "experiment",
+              "--collection",
+              "beir-synthetic",
+              ...["--kind", "bm25", "--mode", mode, "--top-k", "10", "--depth", String(depth), "--json"],
+            ],
+            db,
+          ),
+        );
+        const runText = jury(["memory", "export-run", out.experiment_id], db);
+        return { out, runText, run: parseFiles(qrels, runText).run };
+      };
+      const [shallow, deep] = [at(100), at(1000)];
+      expect(shallow.run.size, mode).toBe(50);
+      for (const [q, ranked] of deep.run) {
+        const top = (r: { d: string; s: number }[]) => r.slice(0, 10).map((x) => `${x.d} ${x.s}`);
+        // the file's own order (its ranks): Jury's ranking, scores exactly as stored
+        expect(top(shallow.run.get(q) ?? []), `${mode} ${q}`).toEqual(top(ranked));
+        const score = new Map(ranked.map((x) => [x.d, x.s]));
+        for (const x of shallow.run.get(q) ?? []) expect(x.s, `${mode} ${q} ${x.d}`).toBe(score.get(x.d));
+      }
+      // the headline's set precision, recall and F1 are over the top 10: `trec_eval -c -M 10` on the
+      // exported run (all --depth candidates) gives them; without -M it would count every candidate
+      for (const { out, runText } of [shallow, deep]) {
+        const set = trecEvalSetAtDepth(qrels, runText, 10);
+        expect(set.n).toBe(out.metrics.precision.n);
+        expect(out.metrics.precision.mean, `${mode} set_P`).toBeCloseTo(set.setP, 12);
+        expect(out.metrics.recall.mean, `${mode} set_recall`).toBeCloseTo(set.setRecall, 12);
+        expect(out.metrics.f1.mean, `${mode} set_F`).toBeCloseTo(set.setF, 12);
+        expect(trecEvalSetAtDepth(qrels, runText, 1000).setP).toBeLessThan(set.setP);
+      }
+    }
   });
 });

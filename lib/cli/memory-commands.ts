@@ -2,11 +2,18 @@
 // exports. (`experiment` and `metrics` live in memory-experiment.ts and memory-metrics.ts.)
 import path from "node:path";
 import { JuryError } from "../errors";
+import { resolutionReason } from "../memory/collection";
 import type { MemoryJudgeSettings } from "../settings/schema";
 import { type MemoryContext, need, out, wholeNumber } from "./memory-shared";
 
 /** `memory search "<query>"`: the memories found (judged leniently when the judge is on), logged. */
-export async function searchCommand({ db, values, positionals, collection }: MemoryContext): Promise<number> {
+export async function searchCommand({
+  db,
+  values,
+  positionals,
+  collection,
+  resolved,
+}: MemoryContext): Promise<number> {
   const query = positionals.join(" ");
   if (!query.trim()) throw new JuryError("usage", 'Give a query: jury memory search "retry policy"');
   const { readSettings } = await import("../settings/store");
@@ -16,7 +23,7 @@ export async function searchCommand({ db, values, positionals, collection }: Mem
   if (mode !== "auto" && mode !== "search")
     throw new JuryError("usage", `--mode must be auto or search, got "${values.mode}"`);
   const limit = values.limit === undefined ? undefined : wholeNumber("limit", values.limit, 1, 100);
-  requireCollection(db, collection);
+  requireCollection(db, collection, { resolved });
   const settings = readSettings(db);
   const r = await retrieveMemories({
     db,
@@ -31,6 +38,9 @@ export async function searchCommand({ db, values, positionals, collection }: Mem
   if (values.json)
     out({
       log_id: logId,
+      // which collection was read, and why (docs/memory.md: which collection is read)
+      collection: resolved.name,
+      collection_from: resolutionReason(resolved),
       path: r.path,
       error: r.error,
       memories: r.memories,
@@ -157,10 +167,10 @@ export async function importExampleCommand({ db, values }: MemoryContext): Promi
 }
 
 /** `memory export-qrels`: the collection's ground truth as TREC qrels. */
-export async function exportQrelsCommand({ db, collection }: MemoryContext): Promise<number> {
+export async function exportQrelsCommand({ db, collection, resolved }: MemoryContext): Promise<number> {
   const { getQrels } = await import("@/db/queries/study");
   const { requireCollection } = await import("../memory/study-report");
-  requireCollection(db, collection);
+  requireCollection(db, collection, { resolved });
   const { writeQrels } = await import("../memory/trec");
   process.stdout.write(writeQrels(getQrels(db, collection)));
   return 0;

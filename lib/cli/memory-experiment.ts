@@ -57,6 +57,7 @@ async function resumeExperiment({ db, values }: MemoryContext, id: string): Prom
 async function experimentConfig({
   db,
   collection,
+  resolved,
   values,
 }: MemoryContext): Promise<{ config: ExperimentConfig; settings: Settings }> {
   const { readSettings } = await import("../settings/store");
@@ -66,7 +67,7 @@ async function experimentConfig({
   const kind = (values.kind ?? "bm25") as (typeof RETRIEVAL_KINDS)[number];
   if (!RETRIEVAL_KINDS.includes(kind))
     throw new JuryError("usage", `--kind must be one of ${RETRIEVAL_KINDS.join(", ")}, got "${kind}"`);
-  requireCollection(db, collection, { needQueries: true });
+  requireCollection(db, collection, { needQueries: true, resolved });
   const qrels = labelsInfo(db, collection).convention === "qrels";
   const mode = (values.mode ?? (qrels ? "search" : "auto")) as "auto" | "search";
   if (mode !== "auto" && mode !== "search")

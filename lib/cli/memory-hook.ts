@@ -9,6 +9,8 @@ import {
   openSqlite,
   type SqlDb,
 } from "@/db/sqlite";
+import { readEnv } from "../env/registry";
+import { resolveCollection } from "../memory/collection";
 import type { RetrieveInput } from "../memory/retrieve";
 import { decodeUtf8 } from "../read-text";
 import { redactSecrets } from "../redact";
@@ -185,14 +187,15 @@ function writeStdout(text: string, giveUp: number): void {
 /** `jury memory retrieve [--collection <name>]`, the hook bundle's entry (see bin/jury.cjs). */
 export function runHook(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { collection: { type: "string" } }, strict: false });
-  const collection =
-    typeof values.collection === "string"
-      ? values.collection
-      : (process.env.JURY_MEMORY_COLLECTION ?? "default");
-  return memoryRetrieveHook(collection);
+  return memoryRetrieveHook(typeof values.collection === "string" ? values.collection : undefined);
 }
 
-export async function memoryRetrieveHook(collection: string): Promise<number> {
+/**
+ * The hook. `flag` is `--collection` when given; otherwise the collection is resolved as every
+ * `jury memory` command resolves it (lib/memory/collection.ts), the project read from the hook
+ * input's `cwd` (Claude Code's project directory).
+ */
+export async function memoryRetrieveHook(flag?: string): Promise<number> {
   const budget = hookBudget();
   const { judgeBy, answerBy } = hookMilestones(budget.ms);
   // Covers the asynchronous waits (stdin read as a stream); the judge has its own deadline
@@ -226,13 +229,23 @@ export async function memoryRetrieveHook(collection: string): Promise<number> {
     }
     const prompt = parsed.data.prompt ?? parsed.data.user_prompt ?? "";
     if (!prompt.trim()) return 0;
-    const [{ retrieveMemories, retrievalDecision }, { formatMemoryContext }, { logRetrieval }] =
-      await Promise.all([
-        import("../memory/retrieve"),
-        import("../memory/format-context"),
-        import("@/db/queries/memories"),
-      ]);
+    const [
+      { retrieveMemories, retrievalDecision },
+      { formatMemoryContext },
+      { logRetrieval, collectionHasMemories },
+    ] = await Promise.all([
+      import("../memory/retrieve"),
+      import("../memory/format-context"),
+      import("@/db/queries/memories"),
+    ]);
     const { db, settings } = await openForHook(answerBy);
+    const collection = resolveCollection({
+      flag,
+      env: readEnv("JURY_MEMORY_COLLECTION"),
+      cwd: parsed.data.cwd || process.cwd(),
+      promoted: settings.memoryJudge.collection,
+      exists: (name) => collectionHasMemories(db, name),
+    }).name;
     const r = await retrieveMemories({
       db,
       collection,

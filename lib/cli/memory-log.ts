@@ -11,6 +11,7 @@ import {
 } from "@/db/queries/memories";
 import type { SqlDb } from "@/db/sqlite";
 import { JuryError } from "../errors";
+import { DEFAULT_COLLECTION } from "../memory/collection";
 import { type RetrievalOutcome, retrievalDecision } from "../memory/retrieve";
 import { redactSecrets } from "../redact";
 
@@ -29,7 +30,8 @@ Recording what the /jury:memory-search skill kept (the agent judged the candidat
   --record '<json>'      {"log_id": <the search's log_id>, "kept": ["id", ...],
                           "dropped": [{"id": "id", "reason": "a few words"}, ...]}
                          (or, without a search row: "query" and "candidates" instead of "log_id";
-                         "collection" defaults to the search's, else --collection or "default")
+                         "collection" defaults to the search's, else --collection, else the
+                         collection every jury memory command reads: jury memory --help)
   --record -             the same JSON on stdin
 `;
 
@@ -76,7 +78,9 @@ export async function memoryLogCommand(argv: string[]): Promise<number> {
   const db = getDb();
   if (values.record !== undefined) {
     const text = values.record === "-" ? fs.readFileSync(0, "utf8") : values.record;
-    const id = recordSkillDecision(db, parseRecord(text), values.collection);
+    const { resolveCliCollection } = await import("./memory-shared");
+    const fallback = (await resolveCliCollection(db, values.collection)).name;
+    const id = recordSkillDecision(db, parseRecord(text), fallback);
     process.stdout.write(
       values.json ? `${JSON.stringify({ log_id: id })}\n` : `Recorded the skill's decision as #${id}.\n`,
     );
@@ -127,7 +131,7 @@ export function recordSkillDecision(db: SqlDb, rec: SkillRecord, collectionFlag?
       "usage",
       '--record: give "log_id" (from `jury memory search --json`), or "query" and "candidates"',
     );
-  const collection = rec.collection ?? search?.collection ?? collectionFlag ?? "default";
+  const collection = rec.collection ?? search?.collection ?? collectionFlag ?? DEFAULT_COLLECTION;
   if (search && collection !== search.collection)
     throw new JuryError(
       "usage",

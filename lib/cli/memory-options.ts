@@ -6,7 +6,6 @@
  *
  * `memory log` parses its own options (lib/cli/memory-log.ts).
  */
-import { readEnv } from "../env/registry";
 import { JuryError } from "../errors";
 import { RETRIEVAL_KINDS, RETRIEVAL_MODES } from "../memory/kinds";
 import {
@@ -42,7 +41,7 @@ const flag = (help: string): Opt<boolean> => ({ type: "boolean", help });
 export const MEMORY_OPTIONS = {
   collection: checked(
     "<name>",
-    'the memory collection (default: $JURY_MEMORY_COLLECTION or "default")',
+    "the memory collection (default: $JURY_MEMORY_COLLECTION, else one named after the project, else the promoted one, else default)",
     nonEmpty,
   ),
   json: flag("print JSON"),
@@ -200,14 +199,15 @@ export type MemoryValues = {
 
 /**
  * Parses `jury memory <sub> …` strictly against the subcommand's own options. `help` is the text to
- * print when --help was asked (for `jury memory --help` too); `collection` has its default.
+ * print when --help was asked (for `jury memory --help` too). The collection is resolved later, with
+ * the store open (lib/memory/collection.ts).
  */
 export function parseMemoryArgs(
   sub: string | undefined,
   rest: string[],
   overview: string,
-): { help?: string; values: MemoryValues; positionals: string[]; collection: string } {
-  const none = { values: {}, positionals: [], collection: "" };
+): { help?: string; values: MemoryValues; positionals: string[] } {
+  const none = { values: {}, positionals: [] };
   if (sub === undefined || sub === "help" || sub === "--help" || sub === "-h")
     return { ...none, help: overview };
   if (!Object.hasOwn(MEMORY_COMMANDS, sub))
@@ -220,10 +220,5 @@ export function parseMemoryArgs(
   const spec = MEMORY_COMMANDS[sub];
   const r = parseCommand(spec, rest);
   if (r.help) return { ...none, help: formatHelp(spec) };
-  const values = r.values as MemoryValues;
-  return {
-    values,
-    positionals: r.positionals,
-    collection: values.collection ?? readEnv("JURY_MEMORY_COLLECTION"),
-  };
+  return { values: r.values as MemoryValues, positionals: r.positionals };
 }

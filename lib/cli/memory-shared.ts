@@ -1,10 +1,41 @@
 // What every `jury memory` subcommand is handed, and the small helpers they share.
 import type { Db } from "@/db/client";
+import { readEnv } from "../env/registry";
 import { JuryError } from "../errors";
+import { type ResolvedCollection, resolveCollection } from "../memory/collection";
 import type { MemoryValues } from "./memory-options";
 
-/** A parsed `jury memory <sub>`: the open database, its own options, its arguments, the collection. */
-export type MemoryContext = { db: Db; values: MemoryValues; positionals: string[]; collection: string };
+/**
+ * A parsed `jury memory <sub>`: the open database, its own options, its arguments, the collection
+ * (and which rule chose it).
+ */
+export type MemoryContext = {
+  db: Db;
+  values: MemoryValues;
+  positionals: string[];
+  collection: string;
+  resolved: ResolvedCollection;
+};
+
+/**
+ * The collection a `jury memory` command reads: `--collection`, else the rule the hook and the skill
+ * follow (lib/memory/collection.ts), the project read from the working directory.
+ */
+export async function resolveCliCollection(
+  db: Db,
+  flag?: string,
+  cwd = process.cwd(),
+): Promise<ResolvedCollection> {
+  const { readSettings } = await import("../settings/store");
+  const { collectionHasMemories } = await import("@/db/queries/memories");
+  return resolveCollection({
+    flag,
+    env: readEnv("JURY_MEMORY_COLLECTION"),
+    cwd,
+    promoted: readSettings(db).memoryJudge.collection,
+    exists: (name) => collectionHasMemories(db, name),
+  });
+}
 
 /** Prints a line: a string as it is, anything else as indented JSON. */
 export const out = (v: unknown) =>

@@ -113,7 +113,10 @@ describe("unknown collections are usage errors", () => {
       const r = run(args, db);
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.stderr, args.join(" ")).toMatch(
-        /--collection "(nope|default)": no such collection \(there are: b\)/,
+        args.includes("nope")
+          ? /--collection "nope": no such collection \(there are: b\)/
+          : // without --collection, the error says how the collection was chosen and how to choose another
+            /collection "default", chosen as the default: no collection named after the project \S+ and none promoted: no such collection \(there are: b\)\. Give --collection <name>, set JURY_MEMORY_COLLECTION, or use a study configuration for the hook/,
       );
     }
     const r = run(["memory", "metrics", "exp_0123456789"], db);

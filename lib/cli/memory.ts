@@ -12,7 +12,7 @@ import {
 import { experimentCommand } from "./memory-experiment";
 import { printMetrics } from "./memory-metrics";
 import { parseMemoryArgs } from "./memory-options";
-import { type MemoryContext, need } from "./memory-shared";
+import { type MemoryContext, need, resolveCliCollection } from "./memory-shared";
 
 export const MEMORY_HELP = `Usage: jury memory <command> [options]
 
@@ -41,7 +41,9 @@ export const MEMORY_HELP = `Usage: jury memory <command> [options]
   export-metrics <collection> [--format csv|json]
                                 a study's metrics, one row per configuration (as the study page's table)
 
-Common: --collection <name> (default: $JURY_MEMORY_COLLECTION or "default"), --json
+Common: --collection <name>, --json
+  Without --collection: $JURY_MEMORY_COLLECTION, else a collection named after the project (the git
+  repository's folder name) when one exists, else the collection promoted in Settings, else "default".
 jury memory <command> --help shows a command's options; each takes only its own.
 `;
 
@@ -69,15 +71,16 @@ const SUBCOMMANDS: Record<string, (c: MemoryContext) => Promise<number>> = {
 export async function memoryCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === "log") return (await import("./memory-log")).memoryLogCommand(rest); // its own options
-  const { help, values, positionals, collection } = parseMemoryArgs(sub, rest, MEMORY_HELP);
+  const { help, values, positionals } = parseMemoryArgs(sub, rest, MEMORY_HELP);
   if (help !== undefined) {
     process.stdout.write(help);
     return 0;
   }
-  if (sub === "retrieve") return (await import("./memory-hook")).memoryRetrieveHook(collection); // bin/jury.cjs runs the hook from dist/hook.cjs instead
-  const { getDb } = await import("@/db/client");
-  const db = getDb();
+  if (sub === "retrieve") return (await import("./memory-hook")).memoryRetrieveHook(values.collection); // bin/jury.cjs runs the hook from dist/hook.cjs instead
   const run = Object.hasOwn(SUBCOMMANDS, sub) ? SUBCOMMANDS[sub] : undefined;
   if (!run) throw new JuryError("usage", `Unknown memory command "${sub}".\n\n${MEMORY_HELP}`);
-  return run({ db, values, positionals, collection });
+  const { getDb } = await import("@/db/client");
+  const db = getDb();
+  const resolved = await resolveCliCollection(db, values.collection);
+  return run({ db, values, positionals, collection: resolved.name, resolved });
 }

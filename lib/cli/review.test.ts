@@ -13,7 +13,7 @@ let server: ScriptedServer;
 
 beforeAll(async () => {
   server = await startScriptedServer((req) =>
-    req.model === "down"
+    req.model === "down" || (req.model === "gate-only" && !req.text.includes("When in doubt, pass"))
       ? { status: 500, message: "judge is down" }
       : req.text.includes("session transcript")
         ? {
@@ -250,6 +250,37 @@ describe("jury review without a judge (off unless enabled; the tests decide)", (
       JUDGE_MODEL: "local:down",
     });
     expect(strict.code).toBe(3);
+  });
+
+  it("the gate answered but the scored judgment failed: the status says so and agrees with the coverage", async () => {
+    const repo = makeRepo();
+    const db = enableProviders(path.join(tempDir(), "g.db"), ["local"], (s) => ({
+      ...s,
+      judging: { ...s.judging, maxRetries: 0 },
+    }));
+    const args = reviewOf(
+      repo,
+      "Slugify words.",
+      "--passed",
+      "3",
+      "--failed",
+      "0",
+      "--judges",
+      "local:gate-only",
+    );
+    const r = await jury([...args, "--json"], { JURY_DB: db });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ verdict: "pass", verdict_source: "gate" });
+    expect(out.coverage).toMatchObject({ judges_asked: 1, judges_answered: 0, samples_answered: 0 });
+    // "answered" would claim what the coverage denies: no judge answered the scored judgment
+    expect(out.judge.status).toBe("gate only");
+    expect(out.judge.error).toMatch(/^HTTP 500/);
+    expect(out.judge.summary).toMatch(
+      /^gate only: the gate's verdict stands; the scored judgment failed \(HTTP 500.*\): 0 of 1 judges answered, 0 of 1 samples$/,
+    );
+    const text = await jury(args, { JURY_DB: db });
+    expect(text.stdout).toMatch(/judge: gate only: the gate's verdict stands; the scored judgment failed/);
   });
 
   it("a judge that cannot be called is refused before any call or row, naming it and the setting (exit 2)", async () => {

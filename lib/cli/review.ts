@@ -2,6 +2,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { readEnv } from "../env/registry";
 import { JuryError } from "../errors";
+import { isDiagnosisUnavailable } from "../review/diagnosis";
 import { describeJudge } from "../review/judge-status";
 import { DIMENSIONS, parseWeights, type Weights } from "../review/judgment";
 
@@ -394,5 +395,6 @@ function printText(id: string, r: ReviewOutcome): void {
     out(
       `transcript: ${r.transcript.path}${r.transcript.source === "found" ? " (the newest session of this project)" : ""}`,
     );
-  if (r.diagnosis) out(`retry feedback: ${r.diagnosis}`);
+  if (r.diagnosis)
+    out(`${isDiagnosisUnavailable(r.diagnosis) ? "diagnosis" : "retry feedback"}: ${r.diagnosis}`);
 }

@@ -10,6 +10,7 @@
  * Kept free of zod and other heavy imports: the memory hook's small bundle loads it.
  */
 import { JuryError } from "../errors";
+import { COLLECTION_NAME } from "../memory/collection";
 import { ACCESS_TOKEN_ENV, LOCAL_API_KEY_ENV, LOCAL_BASE_URL_ENV, PROVIDER_KEY_ENV } from "./secrets";
 
 type Env = Record<string, string | undefined>;
@@ -109,6 +110,24 @@ function text(
 
 function textWithDefault(o: Base & { default: string; defaultText?: string }): EnvSpec<string> {
   return { ...text(o), parse: (raw) => (blank(raw) ? o.default : raw.trim()) };
+}
+
+/** A memory collection's name, or undefined when unset; any other value is an error naming it. */
+function collectionName(o: Base & { defaultText: string }): EnvSpec<string | undefined> {
+  return {
+    ...text(o),
+    parse: (raw, name) => {
+      if (blank(raw)) return undefined;
+      const t = raw.trim();
+      if (!COLLECTION_NAME.test(t))
+        throw invalid(
+          name,
+          raw,
+          "a collection name: a letter or digit, then letters, digits, _ . - (64 at most)",
+        );
+      return t;
+    },
+  };
 }
 
 function url(o: Base): EnvSpec<string | undefined> {
@@ -283,10 +302,10 @@ const specs = {
   }),
 
   // memory retrieval
-  JURY_MEMORY_COLLECTION: textWithDefault({
+  JURY_MEMORY_COLLECTION: collectionName({
     group: "memory",
-    default: "default",
-    help: "The memory collection `jury memory` and the hook use when `--collection` is not given.",
+    defaultText: "project's, promoted, or `default`",
+    help: "The memory collection `jury memory`, the hook and the skill read when `--collection` is not given (docs/memory.md: which collection is read).",
   }),
   JURY_HOOK_LOG: text({
     group: "memory",

@@ -146,8 +146,11 @@ export async function tokenMatches(candidate: string, token: string): Promise<bo
   return constantTimeEqual(a, b);
 }
 
-/** The token of an `Authorization: Bearer <token>` header; null for any other scheme or shape. */
+/**
+ * The token of an `Authorization: Bearer <token>` header; null for any other scheme or shape.
+ * The scheme's name is matched in any case: RFC 9110 §11.1 makes auth schemes case-insensitive.
+ */
 export function bearerToken(header: string | null): string | null {
-  const m = /^Bearer (\S+)$/.exec(header ?? "");
+  const m = /^Bearer (\S+)$/i.exec(header ?? "");
   return m ? m[1] : null;
 }

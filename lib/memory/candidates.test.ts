@@ -12,7 +12,7 @@ import {
   upsertMemories,
 } from "@/db/queries/memories";
 import { tempDb, tempDir } from "../testing/fixtures";
-import { type RetrievalMode, type RetrievalTrace, retrieveCandidates } from "./candidates";
+import { type RetrievalMode, type RetrievalTrace, retrieveCandidates, WIDEN_BELOW } from "./candidates";
 
 const mem = (memoryId: string, title: string, body = "", tags: string[] = []): MemoryInput => ({
   memoryId,
@@ -224,12 +224,24 @@ describe("prefix matching", () => {
       expect(run(store(), 10, undefined, mode)).toEqual({ ids: ["a", "b"], path: "rare", postings: 1 });
   });
 
-  it("past the budget: exact terms first, prefixes only when they find fewer memories than the pool", () => {
+  it(`past the budget: exact terms first, prefixes only when they find fewer than ${WIDEN_BELOW} memories, whatever the pool`, () => {
     const db = store();
-    expect(run(db, 1, 0)).toEqual({ ids: ["b"], path: "off", postings: 1 });
+    // one exact match: widened at every pool (the pool never decides how a memory is scored)
+    expect(run(db, 1, 0)).toEqual({ ids: ["b"], path: "widened", postings: 1 });
     expect(run(db, 5, 0)).toEqual({ ids: ["a", "b"], path: "widened", postings: 1 });
     // a negative budget: never
     expect(run(db, 5, -1)).toEqual({ ids: ["b"], path: "off", postings: 1 });
+    // enough exact matches: exact terms alone, even for a pool deeper than they reach
+    upsertMemories(
+      db,
+      "c",
+      Array.from({ length: WIDEN_BELOW }, (_, i) => mem(`x${i}`, `config note ${i}`)),
+    );
+    for (const pool of [1, 5, 100]) {
+      const got = run(db, pool, 0);
+      expect(got.path, `pool ${pool}`).toBe("off");
+      expect(got.ids, `pool ${pool}`).not.toContain("a");
+    }
   });
 
   it("counts each term no further than it needs: the gate alone to its budget + 1, the plan to the larger budget + 1", () => {
@@ -350,4 +362,47 @@ describe("search mode pruned by document frequency", () => {
     const { got } = search(db, 5, 10);
     expect(got.map((m) => m.memoryId).sort()).toEqual(["r1", "r2", "r3", "r4", "r5"]);
   });
+});
+
+describe("a candidate's score does not depend on how many candidates were asked for", () => {
+  // 2,100 titles hold "config", 60 more only "configuration" (the prefix alone finds them: the stemmer
+  // keeps "configur"), past the prefix budget in both indexes: exact terms go first, the prefix may widen
+  const store = () => {
+    const { db } = tempDb();
+    upsertMemories(db, "c", [
+      ...Array.from({ length: 2100 }, (_, i) =>
+        mem(`e${i}`, `config ${["policy", "budget", "queue"][i % 3]} ${i}`, i % 4 ? "backoff" : "jitter"),
+      ),
+      ...Array.from({ length: 60 }, (_, i) => mem(`p${i}`, `configuration webhook ${i}`, "backoff jitter")),
+      // the rest of the store: the terms above are common, not universal (BM25's IDF stays above 0)
+      ...Array.from({ length: 3000 }, (_, i) => mem(`o${i}`, `other note ${i}`, "unrelated text")),
+    ]);
+    return db;
+  };
+  const POOLS = [1, 10, 15, 100, 1000, 5000];
+
+  for (const mode of ["auto", "search"] as const)
+    it(`${mode} mode: every pool gives each memory the same score, and the same ranking as far as it goes`, () => {
+      const db = store();
+      for (const prompt of ["config", "config policy", "config queue backoff", "configuration"]) {
+        const at = POOLS.map(
+          (poolSize) => retrieveCandidates(db, { collection: "c", prompt, mode, poolSize }).candidates,
+        );
+        const deepest = at.at(-1)!;
+        const score = new Map(deepest.map((m) => [m.memoryId, m.score]));
+        for (const [i, got] of at.entries()) {
+          const where = `${prompt} @ pool ${POOLS[i]}`;
+          for (const m of got) {
+            expect(score.has(m.memoryId), `${where}: ${m.memoryId} is a candidate of the deepest pool`).toBe(
+              true,
+            );
+            expect(m.score, `${where}: ${m.memoryId}`).toBeCloseTo(score.get(m.memoryId)!, 9);
+          }
+          expect(
+            got.map((m) => m.memoryId),
+            where,
+          ).toEqual(deepest.slice(0, got.length).map((m) => m.memoryId));
+        }
+      }
+    });
 });

@@ -25,8 +25,8 @@ export const DEFAULT_WEIGHTS: [number, number, number] = [3, 2, 1];
  * prefix: prefix matching ("retr" finds "retrieval") is tried from the start only when the query's
  * terms are rare in the collection: their document frequencies sum to at most this. Past it a prefix
  * can stand for thousands of indexed words, and FTS5 merges all their postings before it ranks
- * anything; the exact terms go first and prefixes come in only when they find fewer memories than the
- * pool asks for. Below it, ranking is the same as with prefixes always on.
+ * anything; the exact terms go first and prefixes come in only when they find fewer than WIDEN_BELOW
+ * memories. Below it, ranking is the same as with prefixes always on.
  *
  * prune: FTS5's bm25() costs about half a microsecond per memory it ranks, and it ranks every memory
  * that holds a term. Past this many postings (or pruneShare of the collection's size, if more), the
@@ -43,6 +43,14 @@ export const POSTINGS_BUDGETS: Record<FtsIndex, { prefix: number; prune: number;
   full: { prefix: 2000, prune: 6000, pruneShare: 0.06 },
   head: { prefix: 200, prune: 2000, pruneShare: 0.02 },
 };
+
+/**
+ * Prefixes widen an exact-term search that found fewer memories than this (the hook's default pool).
+ * A constant, never the pool asked for: whether prefixes score a query decides every candidate's
+ * score, and a memory's score must not depend on how many candidates were asked for (`--depth`, the
+ * judge's pool). The pool may choose how many candidates; it never changes what one scores.
+ */
+export const WIDEN_BELOW = 15;
 
 export type CandidateResult = { candidates: ScoredMemory[]; engine: "fts5" | "keyword" };
 
@@ -172,7 +180,7 @@ function ftsCandidates(
     setPath(prefixed === exact ? "none" : "off");
     rows = exactTop();
     lap("bm25");
-    if (prefixes && rows.length < limit) {
+    if (prefixes && exactFindsFewer(db, index, exact, range, rows.length, limit)) {
       setPath("widened");
       rows = top(prefixed);
       lap("widen");
@@ -202,6 +210,24 @@ function ftsCandidates(
   }
   lap("fetch");
   return out;
+}
+
+/**
+ * Whether the exact terms match fewer than WIDEN_BELOW memories of the collection, given the `found`
+ * of the top `limit` (as many as match, up to the limit): a count only when the pool is smaller than
+ * WIDEN_BELOW and came back full.
+ */
+function exactFindsFewer(
+  db: Db,
+  index: FtsIndex,
+  exact: string,
+  range: { lo: number; hi: number },
+  found: number,
+  limit: number,
+): boolean {
+  if (found < limit) return found < WIDEN_BELOW;
+  if (limit >= WIDEN_BELOW) return false;
+  return ftsMatchCount(db, index, exact, WIDEN_BELOW, range) < WIDEN_BELOW;
 }
 
 const phrase = (t: string) => `"${t}"`;

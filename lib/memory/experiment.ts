@@ -200,9 +200,12 @@ async function runQuery(
             max_output: config.topK,
           },
         },
+        // the N samples are this loop's: one judge call each
+        samples: 1,
         shuffle: config.shuffle,
         salt: `${config.shuffleSalt ?? ""}${s ? `#${s}` : ""}`,
-        includeBody: config.includeBody,
+        // what the configuration names, never the settings' (a study measures its own configuration)
+        includeBody: config.includeBody ?? false,
       },
     });
     path = r.path;

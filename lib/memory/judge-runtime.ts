@@ -1,4 +1,4 @@
 // What the memory judge needs at run time (the AI SDK behind getModel, and the judge), in one module
 // so the hook's own bundle can leave it out and load it from dist/hook-full.mjs only when the judge runs.
 export { getModel } from "../providers/get-model";
-export { judgeCandidates } from "./judge";
+export { judgeCandidates, majorityOfSamples } from "./judge";

@@ -206,3 +206,28 @@ export async function judgeCandidates(o: JudgeOptions): Promise<JudgeResult> {
   stats.latencyMs = performance.now() - started;
   return { kept: [...kept].sort((a, b) => a - b), reasons, stats };
 }
+
+/**
+ * N samples of the judge as one decision: a memory is kept when more than half of the samples keep it
+ * (the study's rule for N > 1); a dropped memory keeps the first reason a sample gave; tokens and
+ * calls add up, the latency is the slowest sample's (they run side by side).
+ */
+export function majorityOfSamples(samples: readonly JudgeResult[]): JudgeResult {
+  const votes = new Map<number, number>();
+  for (const s of samples) for (const i of s.kept) votes.set(i, (votes.get(i) ?? 0) + 1);
+  const kept = [...votes]
+    .filter(([, v]) => v * 2 > samples.length)
+    .map(([i]) => i)
+    .sort((a, b) => a - b);
+  const reasons = new Map<number, string>();
+  for (const s of samples)
+    for (const [i, why] of s.reasons) if (!kept.includes(i) && !reasons.has(i)) reasons.set(i, why);
+  const stats: JudgeCallStats = { latencyMs: 0, inputTokens: 0, outputTokens: 0, calls: 0 };
+  for (const s of samples) {
+    stats.latencyMs = Math.max(stats.latencyMs, s.stats.latencyMs);
+    stats.inputTokens += s.stats.inputTokens;
+    stats.outputTokens += s.stats.outputTokens;
+    stats.calls += s.stats.calls;
+  }
+  return { kept, reasons, stats };
+}

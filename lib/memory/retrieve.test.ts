@@ -237,6 +237,57 @@ describe("judge mapping", () => {
   });
 });
 
+describe("a promoted configuration's own knobs, read from the settings", () => {
+  it("samples: N calls, a memory kept when most of them keep it; memory bodies and BM25 order as set", async () => {
+    // each call keeps the "(R)" lines; the second also keeps m3's line: one vote of three is no majority
+    server.setScript((req) => {
+      const lines = [...req.text.matchAll(/^\[(\d+)\] \[[^\]]*\] (.*)$/gm)];
+      const extra = req.index % 3 === 1 ? lines.filter((l) => l[2].startsWith("Retry budget")) : [];
+      return {
+        json: { keep: [...lines.filter((l) => l[2].includes("(R)")), ...extra].map((l) => Number(l[1])) },
+      };
+    });
+    const before = server.requests.length;
+    const db = seedDb();
+    const r = await retrieveMemories({
+      db,
+      collection: "t",
+      prompt: "payment retry backoff budget",
+      mode: "search",
+      settings: settings({ samples: 3, include_body: true, shuffle: false }),
+      env: env(),
+    });
+    expect(r.path).toBe("judge");
+    expect(r.stats?.calls).toBe(3);
+    expect(r.memories.map((m) => m.memoryId).sort()).toEqual(["m1", "m2", "m5"]);
+    const asked = server.requests.slice(before);
+    expect(asked).toHaveLength(3);
+    // BM25 order, as set (no shuffle): every call lists the candidates in the same order
+    const order = (t: string) => [...t.matchAll(/^\[\d+\] \[[^\]]*\] (.*)$/gm)].map((m) => m[1]);
+    expect(order(asked[1].text)).toEqual(order(asked[0].text));
+    const pool = retrieveCandidates(db, {
+      collection: "t",
+      prompt: "payment retry backoff budget",
+      mode: "search",
+      poolSize: 15,
+    });
+    expect(order(asked[0].text).map((l) => l.replace(/ \(tags: .*$/, ""))).toEqual(
+      pool.candidates.map((c) => c.title),
+    );
+    // bodies shown: the seeded memories have none, so the lines stand alone; one with a body shows it
+    upsertMemories(db, "t", [mem("m11", "Payment retry body test", ["payments"], "Retry at most 3 times.")]);
+    await retrieveMemories({
+      db,
+      collection: "t",
+      prompt: "payment retry body",
+      mode: "search",
+      settings: settings({ include_body: true }),
+      env: env(),
+    });
+    expect(server.requests.at(-1)?.text).toContain("    Retry at most 3 times.");
+  });
+});
+
 describe("hostile prompts never raise an FTS5 error", () => {
   const hostile = [
     '"unbalanced quote',

@@ -100,7 +100,7 @@ export async function retrieveMemories(input: RetrieveInput): Promise<RetrievalO
       `the judge had not answered by the deadline (${Math.round(input.deadline ?? 0)} ms into the process): abandoned`,
     );
   // The AI SDK and the judge load only when the judge runs: the hook stays fast with it off.
-  const { getModel, judgeCandidates } = await import("./judge-runtime");
+  const { getModel, judgeCandidates, majorityOfSamples } = await import("./judge-runtime");
   let model: ReturnType<typeof getModel>;
   try {
     model = getModel(cfg.model, { settings: input.settings, env: input.env });
@@ -119,19 +119,25 @@ export async function retrieveMemories(input: RetrieveInput): Promise<RetrievalO
 
   const abandon = new AbortController();
   const signal = input.signal ? AbortSignal.any([input.signal, abandon.signal]) : abandon.signal;
-  const judged = judgeCandidates({
-    model,
-    prompt: input.prompt,
-    candidates,
-    context,
-    verification: modeCfg.verification,
-    dual: cfg.dual_verification,
-    shuffle: input.judge?.shuffle,
-    salt: input.judge?.salt,
-    includeBody: input.judge?.includeBody,
-    timeoutMs: cfg.timeout_per_call * 1000,
-    signal,
-  });
+  const salt = input.judge?.salt ?? "";
+  const sample = (s: number) =>
+    judgeCandidates({
+      model,
+      prompt: input.prompt,
+      candidates,
+      context,
+      verification: modeCfg.verification,
+      dual: cfg.dual_verification,
+      shuffle: input.judge?.shuffle ?? cfg.shuffle,
+      // each further sample sees another order (as the study's N samples do)
+      salt: s ? `${salt}#${s}` : salt,
+      includeBody: input.judge?.includeBody ?? cfg.include_body,
+      timeoutMs: cfg.timeout_per_call * 1000,
+      signal,
+    });
+  const n = cfg.samples ?? 1;
+  const judged =
+    n <= 1 ? sample(0) : Promise.all(Array.from({ length: n }, (_, s) => sample(s))).then(majorityOfSamples);
   // an abandoned call rejects once aborted: nobody awaits it any more
   judged.catch(() => {});
   let timer: ReturnType<typeof setTimeout> | undefined;

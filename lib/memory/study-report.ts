@@ -11,6 +11,7 @@ import { getQrels, getStudyMeta, listStudies, listStudyQueries } from "@/db/quer
 import type { Experiment, ExperimentResult } from "@/db/schema";
 import { JuryError } from "../errors";
 import type { Price } from "../pricing";
+import { type ResolvedCollection, resolutionReason } from "./collection";
 import { type ExperimentConfig, runDepth } from "./experiment";
 import type { Qrels } from "./ir-metrics";
 import {
@@ -151,7 +152,11 @@ export function singleExperimentReport(
  * A collection the command can work on: it must hold memories. An unknown one is a usage error that
  * names the collections there are (a missing --collection otherwise ran on an empty "default").
  */
-export function requireCollection(db: Db, collection: string, opts: { needQueries?: boolean } = {}): void {
+export function requireCollection(
+  db: Db,
+  collection: string,
+  opts: { needQueries?: boolean; resolved?: ResolvedCollection } = {},
+): void {
   if (countMemories(db, collection) > 0) {
     if (opts.needQueries && listStudyQueries(db, collection).length === 0)
       throw new JuryError(
@@ -161,8 +166,12 @@ export function requireCollection(db: Db, collection: string, opts: { needQuerie
     return;
   }
   const known = listStudies(db).map((s) => s.collection);
+  const there = known.length ? `there are: ${known.join(", ")}` : "none imported yet";
+  const r = opts.resolved;
+  if (!r || r.from === "flag")
+    throw new JuryError("usage", `--collection ${JSON.stringify(collection)}: no such collection (${there})`);
   throw new JuryError(
     "usage",
-    `--collection ${JSON.stringify(collection)}: no such collection (${known.length ? `there are: ${known.join(", ")}` : "none imported yet"})`,
+    `collection ${JSON.stringify(collection)}, chosen as ${resolutionReason(r)}: no such collection (${there}). Give --collection <name>, set JURY_MEMORY_COLLECTION, or use a study configuration for the hook (it promotes its collection)`,
   );
 }

@@ -25,14 +25,18 @@ export function describeJudge(r: {
       return `skipped, ${j.reason}; mechanical verdict from the tests`;
     case "failed":
       return `failed (${j.error ?? "no answer"}); fell back to the mechanical verdict from the tests`;
+    case "gate only":
+      return `gate only: the gate's verdict stands; the scored judgment failed (${j.error ?? "no answer"})${coverageOf(r.coverage)}`;
     case "not asked":
       return `not asked (${j.reason ?? "nothing to judge"}); mechanical verdict from the tests`;
-    default: {
-      const c = r.coverage;
-      const cov = c?.samples_asked
-        ? `: ${c.judges_answered} of ${c.judges_asked} judges answered, ${c.samples_answered} of ${c.samples_asked} samples`
-        : "";
-      return `answered${cov}${j.error ? ` (${j.error})` : ""}`;
-    }
+    default:
+      return `answered${coverageOf(r.coverage)}${j.error ? ` (${j.error})` : ""}`;
   }
+}
+
+/** ": 1 of 2 judges answered, 3 of 4 samples" over the scored judgment's calls; "" when none were asked. */
+function coverageOf(c: Parameters<typeof describeJudge>[0]["coverage"]): string {
+  return c?.samples_asked
+    ? `: ${c.judges_answered} of ${c.judges_asked} judges answered, ${c.samples_answered} of ${c.samples_asked} samples`
+    : "";
 }

@@ -52,6 +52,17 @@ export const dimensionAnswerSchema = z.object({
 /** The gate: pass or fail, when in doubt, pass. */
 export const gateAnswerSchema = z.object({ verdict: z.enum(["pass", "fail"]), reasoning: z.string() });
 
+/**
+ * The transcript diagnosis, as the judge must return it. The files the agent read and edited are
+ * not asked for: they come from the transcript's own tool calls.
+ */
+export const diagnosisAnswerSchema = z.object({
+  approach: z.string().trim().min(1),
+  point_of_failure: z.string().trim().min(1),
+  root_cause: z.string().trim().min(1),
+  suggestion: z.string().trim().min(1),
+});
+
 export function parseWeights(input: unknown): Weights {
   const r = weightsSchema.safeParse(input);
   if (!r.success)

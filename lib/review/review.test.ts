@@ -222,8 +222,9 @@ describe("diagnosis on a fail", () => {
     const transcript = path.resolve(__dirname, "../memory/fixtures/claude-code-transcript.jsonl");
     const r = await runReview({ ...base, context: ctx(), transcriptPath: transcript });
     expect(r.verdict).toBe("fail");
+    // the files are the transcript's own tool calls (a Read and an Edit), not the model's list
     expect(r.diagnosis).toBe(
-      "Previous attempt tried special-cased the test inputs (files: src/slug.ts, tests/slug.test.ts). It failed at the general path because it read the tests and matched them. Suggestion: implement the transformation for any input",
+      "Previous attempt tried special-cased the test inputs (read tests/checkout.test.ts; edited tests/checkout.test.ts). It failed at the general path because it read the tests and matched them. Suggestion: implement the transformation for any input",
     );
     expect(server.requests.at(-1)?.text).toContain(
       "The checkout integration tests fail about one run in five",
@@ -342,6 +343,100 @@ describe("transcript diagnosis reads what the agent did (tool_use blocks)", () =
     expect(findLatestTranscript("/elsewhere", projects)).toBeUndefined();
     expect(claudeProjectsDir(undefined, { JURY_CLAUDE_PROJECTS_DIR: "/x" })).toBe("/x");
     expect(claudeProjectsDir("/flag", { JURY_CLAUDE_PROJECTS_DIR: "/x" })).toBe("/flag");
+  });
+});
+
+describe("the diagnosis asks for its schema, and says when it has none", () => {
+  const session = path.resolve(__dirname, "fixtures/session-with-tools.jsonl");
+  const failing = ctx({ testResults: { passed: 7, failed: 1, output: "FAIL pays the order" } });
+  const FIELDS = ["approach", "point_of_failure", "root_cause", "suggestion"];
+
+  it("sends the diagnosis schema as the structured-output format", async () => {
+    server.setScript(() => ({
+      json: { approach: "a", point_of_failure: "b", root_cause: "c", suggestion: "d" },
+    }));
+    await runReview({ ...base, context: failing, transcriptPath: session });
+    const format = server.requests.at(-1)?.responseFormat;
+    expect(format?.type).toBe("json_schema");
+    const schema = format?.json_schema?.schema as { properties: Record<string, unknown>; required: string[] };
+    expect(Object.keys(schema.properties).sort()).toEqual([...FIELDS].sort());
+    expect([...schema.required].sort()).toEqual([...FIELDS].sort());
+  });
+
+  it("an answer without its fields is 'diagnosis unavailable' with the reason, never a diagnosis of question marks", async () => {
+    server.setScript(() => ({ json: { approach: "patched the helper", files_consulted: ["bogus.py"] } }));
+    const r = await runReview({ ...base, context: failing, transcriptPath: session });
+    expect(r.diagnosis).toBe(
+      "Diagnosis unavailable: the judge's answer lacks point_of_failure, root_cause and suggestion. From the transcript: read tests/helpers/wait.ts, tests/checkout.test.ts; edited tests/helpers/wait.ts, tests/checkout.test.ts.",
+    );
+    expect(r.diagnosis).not.toContain("?");
+    expect(r.diagnosis).not.toContain("bogus.py");
+    server.setScript(() => ({
+      json: { approach: "", point_of_failure: "b", root_cause: "c", suggestion: "  " },
+    }));
+    const empty = await runReview({ ...base, context: failing, transcriptPath: session });
+    expect(empty.diagnosis).toMatch(
+      /^Diagnosis unavailable: the judge's answer lacks approach and suggestion\./,
+    );
+  });
+
+  it("the files are the transcript's tool calls (relative to the session's folder), whatever the model lists", async () => {
+    server.setScript(() => ({
+      json: {
+        approach: "replaced the sleep with a poll",
+        files_consulted: ["m.py", "invented/elsewhere.ts"],
+        point_of_failure: "the poll helper",
+        root_cause: "it returns before the order is paid",
+        suggestion: "wait for the status",
+      },
+    }));
+    const r = await runReview({ ...base, context: failing, transcriptPath: session });
+    expect(r.diagnosis).toBe(
+      "Previous attempt tried replaced the sleep with a poll (read tests/helpers/wait.ts, tests/checkout.test.ts; edited tests/helpers/wait.ts, tests/checkout.test.ts). It failed at the poll helper because it returns before the order is paid. Suggestion: wait for the status",
+    );
+    expect(r.diagnosis).not.toContain("m.py");
+  });
+
+  it("with the AI SDK's mock model: asked with the schema; prose back is unavailable, with what it said", async () => {
+    const { MockLanguageModelV3 } = await import("ai/test");
+    const { setModelOverride } = await import("../providers/get-model");
+    const formats: unknown[] = [];
+    const answer = (text: string) => ({
+      content: [{ type: "text" as const, text }],
+      finishReason: { unified: "stop" as const, raw: "stop" },
+      usage: {
+        inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: 5, text: 5, reasoning: 0 },
+      },
+      warnings: [],
+    });
+    let reply = "The agent seems confused about the webhook.";
+    setModelOverride(
+      () =>
+        new MockLanguageModelV3({
+          doGenerate: async (options) => {
+            formats.push(options.responseFormat);
+            return answer(reply);
+          },
+        }),
+    );
+    try {
+      const r = await runReview({ ...base, context: failing, transcriptPath: session });
+      expect(formats).toEqual([
+        expect.objectContaining({
+          type: "json",
+          schema: expect.objectContaining({ required: expect.any(Array) }),
+        }),
+      ]);
+      expect(r.diagnosis).toBe(
+        'Diagnosis unavailable: the judge\'s answer was not JSON ("The agent seems confused about the webhook."). From the transcript: read tests/helpers/wait.ts, tests/checkout.test.ts; edited tests/helpers/wait.ts, tests/checkout.test.ts.',
+      );
+      reply = JSON.stringify({ approach: "x", point_of_failure: 3, root_cause: "c", suggestion: "d" });
+      const typed = await runReview({ ...base, context: failing, transcriptPath: session });
+      expect(typed.diagnosis).toMatch(/^Diagnosis unavailable: the judge's answer lacks point_of_failure\./);
+    } finally {
+      setModelOverride(undefined);
+    }
   });
 });
 

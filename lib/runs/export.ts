@@ -1,5 +1,6 @@
 import type { Db } from "@/db/client";
 import { getRunById, getRunCases, getRunResults, getRunSampleHistory } from "@/db/queries/runs";
+import { rowsToCsv } from "../csv";
 import { JuryError } from "../errors";
 import { redactSecrets } from "../redact";
 
@@ -7,7 +8,7 @@ import { redactSecrets } from "../redact";
  * A run's samples and verdicts as CSV or JSON: one row per stored sample (superseded ones included,
  * marked), with its item's verdict beside it. The dashboard's export route and `jury runs export`
  * both call exportRun, so the two give the same bytes. Text that may echo a key (reasoning, errors,
- * names) passes through redactSecrets.
+ * names) passes through redactSecrets; CSV text is guarded against spreadsheet formulas (lib/csv.ts).
  */
 
 export const exportFormats = ["csv", "json"] as const;
@@ -132,19 +133,9 @@ export function runExportData(db: Db, runId: string): RunExport {
   };
 }
 
-/** One CSV field (RFC 4180): quoted when it holds a comma, a quote, a line break or edge spaces. */
-export function csvField(v: unknown): string {
-  if (v === null || v === undefined) return "";
-  // exact text, never rewritten (no formula guard): the file must parse back to the stored samples
-  const s = typeof v === "string" ? v : String(v);
-  return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
-
 /** The rows as CSV: a header, then one line per sample (CRLF line ends, as RFC 4180 writes them). */
 export function toCsv(rows: readonly ExportRow[]): string {
-  const lines = [EXPORT_COLUMNS.join(",")];
-  for (const r of rows) lines.push(EXPORT_COLUMNS.map((c) => csvField(r[c])).join(","));
-  return `${lines.join("\r\n")}\r\n`;
+  return rowsToCsv(EXPORT_COLUMNS, rows);
 }
 
 /** A run's export as the file a person downloads: its text, content type and file name. */

@@ -35,7 +35,7 @@ describe("the hook's quick read of the memory-judge block", () => {
     expect(quick?.modes.search).toEqual({ verification: "lenient", max_output: 10 });
   });
 
-  it("never accepts a block zod rejects, and agrees with zod on every block it accepts (2,000 random blocks)", () => {
+  it("never accepts a block zod rejects, and agrees with zod on every block it accepts (6,000 random blocks)", () => {
     const rand = mulberry32(7);
     const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)];
     const numbers = [-1, 0, 0.5, 1, 2, 3, 15, 20, 21, 50, 51, 60, 61, 100, 101, Number.NaN, "3", null];
@@ -50,7 +50,7 @@ describe("the hook's quick read of the memory-judge block", () => {
           };
     let accepted = 0;
     let agreedRejections = 0;
-    for (let i = 0; i < 2000; i++) {
+    for (let i = 0; i < 6000; i++) {
       const block: Record<string, unknown> = {
         enabled: pick([false, false, false, true, undefined, "no"]),
         model: pick([undefined, "mock:judge", " ", "", 3, "x".repeat(201)]),
@@ -60,6 +60,14 @@ describe("the hook's quick read of the memory-judge block", () => {
         dual_verification: pick([undefined, true, false, "yes"]),
         include_conversation_context: pick([undefined, true, false, 0]),
         context_turns: field(),
+        // mostly valid, so the generator still reaches accepted blocks
+        include_body: rand() < 0.8 ? pick([undefined, true, false]) : "true",
+        shuffle: rand() < 0.8 ? pick([undefined, true, false]) : 1,
+        samples: rand() < 0.8 ? pick([undefined, 1, 3, 10]) : pick([0, 11, 2.5, "3"]),
+        collection:
+          rand() < 0.8
+            ? pick([undefined, "shop-api", " shop-api ", "", "  "])
+            : pick(["a b", 3, "x".repeat(65), "-lead"]),
         modes: rand() < 0.3 ? undefined : { auto: mode(), search: mode() },
       };
       for (const k of Object.keys(block)) if (block[k] === undefined) delete block[k];

@@ -1,6 +1,9 @@
-// The memory-judge block's defaults without zod: the hook's fast path reads the stored block with these
+// The memory-judge block's defaults (with what a promoted study configuration carries: its
+// collection, whether the judge saw memory bodies, shuffled order, samples) without zod: the hook's
+// fast path reads the stored block with these
 // defaults and checks, so a prompt with the judge off never loads zod or drizzle. `schema.ts` takes
 // its defaults from here; `memory-judge-defaults.test.ts` holds the checks to the zod schema.
+import { COLLECTION_NAME } from "../memory/collection";
 import type { MemoryJudgeSettings } from "./schema";
 
 export const MEMORY_JUDGE_DEFAULTS = {
@@ -12,6 +15,9 @@ export const MEMORY_JUDGE_DEFAULTS = {
   dual_verification: false,
   include_conversation_context: true,
   context_turns: 5,
+  include_body: false,
+  shuffle: true,
+  samples: 1,
   modes: {
     auto: { verification: "strict", max_output: 3 },
     search: { verification: "lenient", max_output: 10 },
@@ -25,6 +31,7 @@ export const MEMORY_JUDGE_LIMITS = {
   candidate_pool_size: { min: 1, max: 100 },
   context_turns: { min: 0, max: 50 },
   max_output: { min: 1, max: 50 },
+  samples: { min: 1, max: 10 },
   model: { max: 200 },
 } as const;
 
@@ -65,6 +72,10 @@ export function judgeOffBlock(stored: unknown): MemoryJudgeSettings | null {
   if (!isInt(b.context_turns, L.context_turns.min, L.context_turns.max)) return null;
   if (typeof b.dual_verification !== "boolean" || typeof b.include_conversation_context !== "boolean")
     return null;
+  if (typeof b.include_body !== "boolean" || typeof b.shuffle !== "boolean") return null;
+  if (!isInt(b.samples, L.samples.min, L.samples.max)) return null;
+  const collection = promotedCollection(b.collection);
+  if (collection === null) return null;
   if (!isPlainObject(b.modes)) return null;
   const modes = {} as MemoryJudgeSettings["modes"];
   for (const name of ["auto", "search"] as const) {
@@ -89,6 +100,22 @@ export function judgeOffBlock(stored: unknown): MemoryJudgeSettings | null {
     dual_verification: b.dual_verification,
     include_conversation_context: b.include_conversation_context,
     context_turns: b.context_turns,
+    include_body: b.include_body,
+    shuffle: b.shuffle,
+    samples: b.samples,
+    ...(collection !== undefined ? { collection } : {}),
     modes,
   };
+}
+
+/**
+ * The block's collection as the schema reads it: undefined when unset or blank, the trimmed name when
+ * it is one, null when it is not (the caller then validates with zod, which reports it).
+ */
+export function promotedCollection(v: unknown): string | undefined | null {
+  if (v === undefined) return undefined;
+  if (typeof v !== "string") return null;
+  const t = v.trim();
+  if (t === "") return undefined;
+  return COLLECTION_NAME.test(t) ? t : null;
 }

@@ -115,9 +115,9 @@ describe("promoting a study configuration", () => {
     expect(ids(r0.stdout)).toHaveLength(3);
 
     // BM25 top 5 measured worse than the judge: refused until acknowledged, with the reason
-    expect(() => promoteExperiment(db, bm25)).toThrow(/not called best: another configuration measured best/);
+    expect(() => promoteExperiment(db, bm25)).toThrow(/Not called best: another configuration measured best/);
     expect(readSettings(db).provenance).toEqual({});
-    promoteExperiment(db, bm25, { acknowledgeNotBest: true });
+    promoteExperiment(db, bm25, { confirmed: ["not_best"] });
     const afterBm25 = readSettings(db);
     expect(afterBm25.memoryJudge).toMatchObject({ enabled: false, fallback_top_k: 5 });
     expect(afterBm25.memoryJudge.modes.auto.max_output).toBe(5);

@@ -7,6 +7,7 @@ import { setVerdictLabel } from "@/db/queries/labels";
 import { getSettingsData, saveSettingsData } from "@/db/queries/settings";
 import { showRunAgreement } from "../agreement/service";
 import { CASES, seedRun } from "../agreement/test-run";
+import { hasErrorCode } from "../errors";
 import type { ExperimentConfig } from "../memory/experiment";
 import { tempDir } from "../testing/fixtures";
 import { runJury } from "../testing/run-jury";
@@ -14,6 +15,7 @@ import { type ScriptedServer, startScriptedServer } from "../testing/scripted-se
 import { enableProviders } from "../testing/settings-db";
 import { defaultEvalJudges, defaultFormJudges } from "./criteria-panels";
 import { applyMemoryJudge, describePromotedMemoryJudge, promotedMemoryJudge, promotePanel } from "./promote";
+import type { PromotionGuard } from "./promote-guard";
 import { describeProvenance, reconcileProvenance } from "./provenance";
 import { defaultSettings, type ProvenanceEntry, type Settings } from "./schema";
 import { readSettings, readStoredSettings, writeSettings } from "./store";
@@ -30,8 +32,9 @@ const cfg = (c: Partial<ExperimentConfig>): ExperimentConfig => ({
 
 describe("a configuration as the memory judge", () => {
   it("BM25: judge off, its top-k as max_output and fallback, the pool grown to the top-k, the model kept", () => {
-    const p = promotedMemoryJudge(cfg({ kind: "bm25", topK: 20, mode: "search" }), MJ);
+    const p = promotedMemoryJudge(cfg({ kind: "bm25", topK: 20, mode: "search" }), MJ, "shop-api");
     expect(p).toEqual({
+      collection: "shop-api",
       enabled: false,
       fallback_top_k: 20,
       modes: { search: { max_output: 20, candidate_pool_size: 20 } },
@@ -42,24 +45,34 @@ describe("a configuration as the memory judge", () => {
     expect(block.modes.search).toEqual({ verification: "lenient", max_output: 20, candidate_pool_size: 20 });
   });
 
-  it("a dual lenient judge: on, its model, dual, lenient, its pool and top-k; the fallback never above the top-k", () => {
-    const p = promotedMemoryJudge(cfg({ kind: "dual_lenient", topK: 1, poolSize: 30, model: "local:j" }), MJ);
+  it("a dual lenient judge: its collection, on, its model, dual, lenient, N, bodies and order, its pool and top-k; the fallback never above the top-k", () => {
+    const p = promotedMemoryJudge(
+      cfg({ kind: "dual_lenient", topK: 1, poolSize: 30, model: "local:j", n: 3, includeBody: true }),
+      MJ,
+      "shop-api",
+    );
     expect(applyMemoryJudge(MJ, p)).toMatchObject({
+      collection: "shop-api",
       enabled: true,
+      samples: 3,
+      include_body: true,
+      shuffle: false,
       model: "local:j",
       dual_verification: true,
       fallback_top_k: 1,
       modes: { auto: { verification: "lenient", max_output: 1, candidate_pool_size: 30 } },
     });
     expect(describePromotedMemoryJudge(p)).toBe(
-      "judge on · local:j · dual · auto mode: lenient, max 1, pool 30 · fallback top 1",
+      "collection shop-api · judge on · local:j · dual · N=3 (majority) · with memory bodies · BM25 order · auto mode: lenient, max 1, pool 30 · fallback top 1",
     );
     // a single judge ran with the verification Settings had: it is left as it is
-    expect(promotedMemoryJudge(cfg({ model: "local:j" }), MJ).modes.auto?.verification).toBeUndefined();
+    expect(promotedMemoryJudge(cfg({ model: "local:j" }), MJ, "c").modes.auto?.verification).toBeUndefined();
   });
 
   it("a top-k the block cannot hold is refused, naming the limit", () => {
-    expect(() => promotedMemoryJudge(cfg({ kind: "bm25", topK: 100 }), MJ)).toThrow(/top-k 100 .* \(50\)/);
+    expect(() => promotedMemoryJudge(cfg({ kind: "bm25", topK: 100 }), MJ, "c")).toThrow(
+      /top-k 100 .* \(50\)/,
+    );
   });
 });
 
@@ -138,6 +151,18 @@ describe("provenance", () => {
   });
 });
 
+/** The needs_confirmation refusal `f` throws, with its guard. */
+function refusalOf(f: () => unknown): { message: string; guard: PromotionGuard } {
+  try {
+    f();
+  } catch (err) {
+    if (hasErrorCode(err, "needs_confirmation"))
+      return { message: err.message, guard: err.details?.guard as PromotionGuard };
+    throw err;
+  }
+  throw new Error("not refused");
+}
+
 describe("a run's panel or judge promoted from the agreement view", () => {
   it("becomes a criterion's default panel or the review judges, with its agreement figures; needs labels first", () => {
     const db = createDb(path.join(tempDir(), "a.db"));
@@ -147,13 +172,20 @@ describe("a run's panel or judge promoted from the agreement view", () => {
     ).toThrow(/No verdict of run_20260101_0000abcd on helpful is labelled by a person/);
     for (const [i, caseId] of CASES.entries())
       setVerdictLabel(db, { runId, caseId, criterionId: "helpful" }, { passed: i % 2 === 0, score: null });
-    const r = promotePanel(db, {
-      runId,
-      criterionId: "helpful",
-      judge: "panel",
-      target: "criterion",
-      now: new Date("2026-11-23T12:00:00Z"),
-    });
+    // 8 labels: asked first, with the figures; nothing written until confirmed
+    const ask = { runId, criterionId: "helpful", judge: "panel", target: "criterion" as const };
+    const refusal = refusalOf(() => promotePanel(db, ask));
+    expect(refusal.message).toMatch(
+      /^The run's panel on helpful: It rests on 8 labelled cells \(fewer than 10\)\..* Figures: accuracy \d+ % \[\d+–\d+ %\] n=8; Cohen's κ -?\d\.\d\d \[-?\d\.\d\d, -?\d\.\d\d\] n=8; answered 8 of 8 labelled cells\. Confirm to use it anyway\.$/,
+    );
+    const codes = refusal.guard.warnings.map((w) => w.code);
+    expect(codes).toContain("few_labels");
+    expect(readSettings(db).criteriaPanels).toEqual({});
+    // confirming only some of the warnings is still a refusal
+    expect(() => promotePanel(db, { ...ask, confirmed: ["low_coverage"] })).toThrow(
+      /Confirm to use it anyway/,
+    );
+    const r = promotePanel(db, { ...ask, confirmed: codes, now: new Date("2026-11-23T12:00:00Z") });
     expect(r.judges).toEqual(["local:a", "local:b"]);
     const s = readSettings(db);
     expect(s.criteriaPanels).toEqual({ helpful: ["local:a", "local:b"] });
@@ -173,9 +205,15 @@ describe("a run's panel or judge promoted from the agreement view", () => {
         "Krippendorff's α": { n: 8 },
       },
     });
-    promotePanel(db, { runId, criterionId: "helpful", judge: "local:b", target: "review" });
+    const b = { runId, criterionId: "helpful", judge: "local:b", target: "review" as const };
+    promotePanel(db, {
+      ...b,
+      confirmed: refusalOf(() => promotePanel(db, b)).guard.warnings.map((w) => w.code),
+    });
     expect(readSettings(db).reviewJudges).toEqual(["local:b"]);
-    expect(readSettings(db).provenance.reviewJudges.label).toBe("local:b against people's labels on helpful");
+    expect(readSettings(db).provenance.reviewJudges.label).toMatch(
+      /^local:b against people's labels on helpful · few labels, confirmed/,
+    );
     expect(() =>
       promotePanel(db, { runId, criterionId: "helpful", judge: "local:zz", target: "review" }),
     ).toThrow(/local:zz did not judge helpful/);
@@ -230,12 +268,18 @@ describe("jury settings and the promoted parts", () => {
     const db = createDb(file);
     const runId = seedRun(db);
     setVerdictLabel(db, { runId, caseId: CASES[0], criterionId: "helpful" }, { passed: true, score: null });
-    promotePanel(db, { runId, criterionId: "helpful", judge: "local:a", target: "review" });
+    promotePanel(db, {
+      runId,
+      criterionId: "helpful",
+      judge: "local:a",
+      target: "review",
+      confirmed: ["few_labels", "weak_agreement", "low_coverage"],
+    });
     db.$client.close();
     const list = await runJury(["settings", "list"], { env });
     expect(list.stdout).toContain('reviewJudges = ["local:a"]\n');
     expect(list.stdout).toMatch(
-      /\nprovenance\.reviewJudges = from run run_20260101_0000abcd \(local:a against people's labels on helpful\) on \d{4}-\d\d-\d\d: accuracy 1\.00 \[0\.21, 1\.00\] n=1, /,
+      /\nprovenance\.reviewJudges = from run run_20260101_0000abcd \(local:a against people's labels on helpful · few labels, confirmed · κ interval reaches 0, confirmed\) on \d{4}-\d\d-\d\d: accuracy 1\.00 \[0\.21, 1\.00\] n=1, /,
     );
     expect(list.stdout).not.toContain("provenance.reviewJudges.figures");
   });

@@ -17,10 +17,17 @@ import { PANEL } from "../agreement/run-agreement";
 import { showRunAgreement } from "../agreement/service";
 import { JuryError } from "../errors";
 import type { ExperimentConfig } from "../memory/experiment";
-import { type MetricCI, MIN_JUDGE_ANSWERED } from "../memory/study-metrics";
+import type { MetricCI } from "../memory/study-metrics";
 import { studyReport } from "../memory/study-report";
 import { wilsonInterval } from "../stats/wilson";
 import { MEMORY_JUDGE_LIMITS } from "./memory-judge-defaults";
+import {
+  experimentGuard,
+  type GuardCode,
+  type PromotionGuard,
+  panelGuard,
+  unconfirmed,
+} from "./promote-guard";
 import type { MemoryJudgeSettings, ProvenanceFigure, Settings } from "./schema";
 import { readSettings, writePromotion } from "./store";
 
@@ -40,9 +47,15 @@ export function figureOf(f: {
 
 /** The part of the memory-judge block a configuration sets, as provenance records it. */
 export type PromotedMemoryJudge = {
+  /** the study's collection: what the hook and `jury memory` read (docs/memory.md gives the full rule) */
+  collection: string;
   enabled: boolean;
   model?: string;
   dual_verification?: boolean;
+  /** a judge configuration's own knobs: memory bodies shown, shuffled order, samples per prompt */
+  include_body?: boolean;
+  shuffle?: boolean;
+  samples?: number;
   fallback_top_k: number;
   modes: Partial<
     Record<
@@ -53,18 +66,22 @@ export type PromotedMemoryJudge = {
 };
 
 /**
- * What a configuration sets in the memory-judge block:
+ * What a configuration of the study of `collection` sets in the memory-judge block: the collection,
+ * then
  * - BM25: the judge off; the mode's max_output is its top-k, and so is fallback_top_k (the BM25
  *   top-k measured, used if the judge is turned on and fails); the pool grows to the top-k if smaller.
  * - a judge: the judge on, its model, single or dual; the mode's verification for a dual judge
  *   (strict: intersection, lenient: union; a single judge ran with the verification Settings had and
  *   keeps it), max_output = top-k, the mode's candidate pool = the pool it saw; fallback_top_k at
- *   most the top-k (a fallback never injects more than the judge would).
- * The timeout, the conversation context and the other mode are left as they are.
+ *   most the top-k (a fallback never injects more than the judge would); whether it saw memory
+ *   bodies, shuffled or BM25 order, and its N samples (a majority keeps a memory).
+ * The timeout, the conversation context and the other mode are left as they are; so is the shuffle's
+ * salt, which only picks which of the shuffled orders was measured.
  */
 export function promotedMemoryJudge(
   config: ExperimentConfig,
   current: MemoryJudgeSettings,
+  collection: string,
 ): PromotedMemoryJudge {
   const L = MEMORY_JUDGE_LIMITS;
   if (config.topK > L.max_output.max)
@@ -76,6 +93,7 @@ export function promotedMemoryJudge(
   const pool = mode.candidate_pool_size ?? current.candidate_pool_size;
   if (config.kind === "bm25")
     return {
+      collection,
       enabled: false,
       fallback_top_k: Math.min(config.topK, L.fallback_top_k.max),
       modes: {
@@ -86,9 +104,13 @@ export function promotedMemoryJudge(
       },
     };
   return {
+    collection,
     enabled: true,
     model: config.model ?? current.model,
     dual_verification: config.kind !== "single",
+    include_body: config.includeBody ?? false,
+    shuffle: config.shuffle,
+    samples: Math.max(1, config.n ?? 1),
     fallback_top_k: Math.min(current.fallback_top_k, config.topK),
     modes: {
       [config.mode]: {
@@ -104,11 +126,14 @@ export function promotedMemoryJudge(
   };
 }
 
-/** What a promotion sets, in words: "judge on · local:judge · single · auto: strict, max 3, pool 15 · fallback top 2". */
+/** What a promotion sets, in words: "collection shop-api · judge on · local:judge · single · auto mode: strict, max 3, pool 15 · fallback top 2". */
 export function describePromotedMemoryJudge(p: PromotedMemoryJudge): string {
-  const parts = [p.enabled ? "judge on" : "judge off (BM25 top-k)"];
+  const parts = [`collection ${p.collection}`, p.enabled ? "judge on" : "judge off (BM25 top-k)"];
   if (p.model) parts.push(p.model);
   if (p.dual_verification !== undefined) parts.push(p.dual_verification ? "dual" : "single");
+  if (p.samples !== undefined && p.samples > 1) parts.push(`N=${p.samples} (majority)`);
+  if (p.include_body) parts.push("with memory bodies");
+  if (p.shuffle === false) parts.push("BM25 order");
   for (const [mode, m] of Object.entries(p.modes)) {
     if (!m) continue;
     const bits = [
@@ -140,33 +165,43 @@ export type ExperimentPromotion = {
   promoted: PromotedMemoryJudge;
   /** whether the study calls this configuration best */
   best: boolean;
+  /** the figures it rests on, and what was confirmed */
+  guard: PromotionGuard;
 };
 
-/** Why a finished configuration is not called best, for the confirmation; null when it is. */
-export function notBestReason(
-  best: { best: string | null; reason: string },
-  id: string,
-  answered?: { answered: number; asked: number; share: number },
-): string | null {
-  if (best.best === id) return null;
-  const parts: string[] = [];
-  if (answered && answered.asked > 0 && !(answered.share >= MIN_JUDGE_ANSWERED))
-    parts.push(
-      `its judge answered only ${answered.answered} of ${answered.asked} queries asked (below ${Math.round(MIN_JUDGE_ANSWERED * 100)} %)`,
-    );
-  parts.push(best.best ? `another configuration measured best (${best.reason})` : best.reason);
-  return parts.join("; ");
+/** How a confirmed warning reads in the provenance's label. */
+const CONFIRMED_WORDS: Record<GuardCode, string> = {
+  not_best: "not called best",
+  kept_nothing: "kept nothing",
+  few_labels: "few labels",
+  weak_agreement: "κ interval reaches 0",
+  low_coverage: "low judge coverage",
+};
+
+/**
+ * The refusal of a promotion whose warnings were not all confirmed: its message lists them, and
+ * `details.guard` holds the figures and warnings for the page to show.
+ */
+function needsConfirmation(what: string, guard: PromotionGuard, confirmed: readonly string[]): void {
+  const open = unconfirmed(guard, confirmed);
+  if (open.length === 0) return;
+  throw new JuryError(
+    "needs_confirmation",
+    `${what}: ${open.map((w) => w.text).join(" ")} Figures: ${guard.figures.join("; ")}. Confirm to use it anyway.`,
+    { guard },
+  );
 }
 
 /**
- * Sets the memory judge from a finished experiment and records its provenance. A configuration the
- * study does not call best needs `acknowledgeNotBest` (the page asks first and says why); without
- * it the refusal (`needs_confirmation`) carries the reason.
+ * Sets the memory judge (and the collection it reads) from a finished experiment and records its
+ * provenance. A configuration the study's figures do not support (not called best, or it kept
+ * nothing) needs each warning confirmed by its code in `confirmed` (the page shows the figures and
+ * asks); without them the refusal (`needs_confirmation`) carries the figures and warnings.
  */
 export function promoteExperiment(
   db: Db,
   experimentId: string,
-  opts: { acknowledgeNotBest?: boolean; now?: Date } = {},
+  opts: { confirmed?: readonly string[]; now?: Date } = {},
 ): ExperimentPromotion {
   const e = getExperiment(db, experimentId);
   if (!e)
@@ -182,15 +217,11 @@ export function promoteExperiment(
     );
   const config = e.config as ExperimentConfig;
   const mix = r.metrics.pathMix;
-  const why = notBestReason(report.best, experimentId, {
-    answered: mix.answered,
-    asked: mix.asked,
-    share: mix.answeredShare,
-  });
-  if (why && !opts.acknowledgeNotBest)
-    throw new JuryError("needs_confirmation", `${experimentId} is not called best: ${why}`);
+  const guard = experimentGuard(report, experimentId);
+  needsConfirmation(`${experimentId} (${e.label})`, guard, opts.confirmed ?? []);
+  const notBest = guard.warnings.some((w) => w.code === "not_best");
   // refused before anything is written (a top-k the block cannot hold)
-  let promoted = promotedMemoryJudge(config, settings.memoryJudge);
+  let promoted = promotedMemoryJudge(config, settings.memoryJudge, e.collection);
   const figures: Record<string, ProvenanceFigure> = {
     precision: figureOf(r.metrics.precision as MetricCI),
     recall: figureOf(r.metrics.recall as MetricCI),
@@ -204,19 +235,19 @@ export function promoteExperiment(
     "memoryJudge",
     (s) => {
       // from the settings as they are under the write lock
-      promoted = promotedMemoryJudge(config, s.memoryJudge);
+      promoted = promotedMemoryJudge(config, s.memoryJudge, e.collection);
       return { ...s, memoryJudge: applyMemoryJudge(s.memoryJudge, promoted) };
     },
     {
       source: "experiment",
       id: experimentId,
-      label: `${e.label} · ${e.collection}${why ? " · not called best" : ""}`,
+      label: `${e.label} · ${e.collection}${guard.warnings.map((w) => ` · ${CONFIRMED_WORDS[w.code]}, confirmed`).join("")}`,
       figures,
       at: (opts.now ?? new Date()).toISOString(),
     },
     (next) => promotedValue(promoted, next.memoryJudge),
   );
-  return { settings: stored, promoted, best: why === null };
+  return { settings: stored, promoted, best: !notBest, guard };
 }
 
 /** The promoted part as the stored block holds it (what a later hand edit is compared with). */
@@ -233,10 +264,16 @@ function promotedValue(p: PromotedMemoryJudge, block: MemoryJudgeSettings): Prom
       ...(v.candidate_pool_size !== undefined ? { candidate_pool_size: stored.candidate_pool_size } : {}),
     };
   }
+  const kept = <K extends "include_body" | "shuffle" | "samples">(k: K) =>
+    p[k] !== undefined ? { [k]: block[k] } : {};
   return {
+    collection: block.collection ?? "",
     enabled: block.enabled,
     ...(p.model !== undefined ? { model: block.model } : {}),
     ...(p.dual_verification !== undefined ? { dual_verification: block.dual_verification } : {}),
+    ...kept("include_body"),
+    ...kept("shuffle"),
+    ...kept("samples"),
     fallback_top_k: block.fallback_top_k,
     modes,
   };
@@ -251,8 +288,16 @@ export type PanelTarget = "criterion" | "review";
  */
 export function promotePanel(
   db: Db,
-  input: { runId: string; criterionId: string; judge: string; target: PanelTarget; now?: Date },
-): { settings: Settings; judges: string[] } {
+  input: {
+    runId: string;
+    criterionId: string;
+    judge: string;
+    target: PanelTarget;
+    /** the guard's warnings the person confirmed, by code */
+    confirmed?: readonly string[];
+    now?: Date;
+  },
+): { settings: Settings; judges: string[]; guard: PromotionGuard } {
   const { runId, criterionId, judge, target } = input;
   const run = getRunById(db, { id: runId });
   if (!run) throw new JuryError("not_found", `No run "${runId}"`);
@@ -271,6 +316,17 @@ export function promotePanel(
     );
   const row = c.judges.find((j) => j.judge === judge);
   if (!row) throw new JuryError("not_found", `${judge} did not judge ${criterionId} in ${runId}`);
+  if (row.passFail.n === 0)
+    throw new JuryError(
+      "invalid:promote",
+      `${judge} answered none of the ${c.labelled} labelled cells of ${criterionId} in ${runId}: there is no agreement to promote on`,
+    );
+  const guard = panelGuard(c, row);
+  needsConfirmation(
+    `${judge === PANEL ? "The run's panel" : judge} on ${criterionId}`,
+    guard,
+    input.confirmed ?? [],
+  );
   const panel =
     (run.options as { criterionJudges?: Record<string, string[]> }).criterionJudges?.[criterionId] ??
     run.options.judges;
@@ -294,11 +350,11 @@ export function promotePanel(
     {
       source: "run",
       id: runId,
-      label: `${who} against people's labels on ${criterionId}`,
+      label: `${who} against people's labels on ${criterionId}${guard.warnings.map((w) => ` · ${CONFIRMED_WORDS[w.code]}, confirmed`).join("")}`,
       figures,
       at: (input.now ?? new Date()).toISOString(),
     },
     () => judges,
   );
-  return { settings, judges };
+  return { settings, judges, guard };
 }

@@ -4,13 +4,16 @@ import type { Settings } from "./schema";
 
 export const builtinProviderIds = ["openai", "anthropic", "google", "local", "mock"] as const;
 
-/** Judges the settings enable, as `provider:model` ids. */
+/**
+ * Judges the settings enable, as `provider:model` ids. A blank model id (a row just added in the
+ * settings form, not typed into yet) is no judge: a draft's estimate never lists "local:".
+ */
 export function enabledJudges(s: Pick<Settings, "providers" | "endpoints">): string[] {
   const out: string[] = [];
-  for (const id of builtinProviderIds) {
-    const p = s.providers[id];
-    if (p.enabled) for (const m of p.models) out.push(`${id}:${m}`);
-  }
-  for (const e of s.endpoints) if (e.enabled) for (const m of e.models) out.push(`${e.name}:${m}`);
+  const add = (provider: string, models: readonly string[]) => {
+    for (const m of models) if (m.trim()) out.push(`${provider}:${m.trim()}`);
+  };
+  for (const id of builtinProviderIds) if (s.providers[id].enabled) add(id, s.providers[id].models);
+  for (const e of s.endpoints) if (e.enabled && e.name.trim()) add(e.name.trim(), e.models);
   return out;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { endpointKeyEnv, secretOwner } from "../env/secrets";
+import { COLLECTION_NAME } from "../memory/collection";
 import { MEMORY_JUDGE_DEFAULTS as D, MEMORY_JUDGE_LIMITS as L } from "./memory-judge-defaults";
 
 const modelId = z.string().trim().min(1, "Model id cannot be empty").max(200);
@@ -80,6 +81,27 @@ export const memoryJudgeSchema = z.object({
   dual_verification: z.boolean().default(D.dual_verification),
   include_conversation_context: z.boolean().default(D.include_conversation_context),
   context_turns: z.int().min(L.context_turns.min).max(L.context_turns.max).default(D.context_turns),
+  /** the judge sees each memory's body, not only its title and tags */
+  include_body: z.boolean().default(D.include_body),
+  /** candidates shown in an order shuffled by the prompt (false: BM25 order) */
+  shuffle: z.boolean().default(D.shuffle),
+  /** judge samples per prompt: a memory is kept when a majority keeps it */
+  samples: z.int().min(L.samples.min).max(L.samples.max).default(D.samples),
+  /**
+   * the collection promoted from a study ("Use for the hook"); the hook and `jury memory` read it
+   * unless --collection, JURY_MEMORY_COLLECTION or a collection named after the project says otherwise
+   */
+  collection: z
+    .string()
+    .trim()
+    .transform((v) => v || undefined)
+    .pipe(
+      z
+        .string()
+        .regex(COLLECTION_NAME, "Not a collection name: a letter or digit, then letters, digits, _ . -")
+        .optional(),
+    )
+    .optional(),
   modes: z
     .object({ auto: modeSchema, search: modeSchema })
     .default({ auto: { ...D.modes.auto }, search: { ...D.modes.search } }),

@@ -33,6 +33,10 @@ describe("settings schema", () => {
       dual_verification: false,
       include_conversation_context: true,
       context_turns: 5,
+      // what a promoted study configuration carries: one sample, shuffled order, titles and tags only
+      include_body: false,
+      shuffle: true,
+      samples: 1,
       modes: {
         auto: { verification: "strict", max_output: 3 },
         search: { verification: "lenient", max_output: 10 },
@@ -89,6 +93,28 @@ describe("settings schema", () => {
       ],
     };
     expect(enabledJudges(settingsSchema.parse(s))).toEqual(["openai:a", "openai:b", "ollama:llama3:8b"]);
+  });
+
+  it('a model row left blank (just added, not typed into) is no judge in a draft, and never saved as "local:"', () => {
+    const draft = {
+      ...defaultSettings,
+      providers: {
+        ...defaultSettings.providers,
+        local: { enabled: true, models: ["llama3.1:8b", "", "  "] },
+      },
+      endpoints: [{ name: "", baseUrl: "", apiKeyEnv: "", enabled: true, models: [""] }],
+    };
+    // the estimate follows the draft: it lists what a run would call, never "local:, local:"
+    expect(enabledJudges(draft)).toEqual(["local:llama3.1:8b"]);
+    const parsed = settingsSchema.safeParse({ ...draft, endpoints: [] });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error && fieldErrorsOf(parsed.error)).toEqual({
+      "providers.local.models.1": "Model id cannot be empty",
+      "providers.local.models.2": "Model id cannot be empty",
+    });
+    const db = createDb(":memory:");
+    expect(() => writeSettings(db, { ...draft, endpoints: [] })).toThrow(/Model id cannot be empty/);
+    expect(enabledJudges(readSettings(db))).toEqual([]);
   });
 
   it("enables no provider by default, the mock one included; a stored row that enabled mock keeps it", () => {

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { COLLECTION_NAME } from "../memory/collection";
 import { RETRIEVAL_KINDS, RETRIEVAL_MODES } from "../memory/kinds";
 
-export const collectionSchema = z.string().regex(/^[A-Za-z0-9][\w.-]{0,63}$/, "Not a collection name");
+export const collectionSchema = z.string().regex(COLLECTION_NAME, "Not a collection name");
 
 export const annotateSchema = z.object({
   collection: collectionSchema,

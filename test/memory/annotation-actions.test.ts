@@ -104,7 +104,20 @@ describe("annotate, undo and a fresh annotation (server actions + queries)", () 
     expect(listStudyQueries(db, "shop-api").filter((q) => q.labelled)).toEqual([]);
     expect(getQrels(db, "shop-api").size).toBe(0);
     expect(getStudyMeta(db, "shop-api")).toMatchObject({ origin: "human", labelConvention: "annotated" });
-    expect(listAnnotationHistory(db, "shop-api", "q03").length).toBeGreaterThan(history);
+    // one entry per query, not one per label cleared
+    expect(listAnnotationHistory(db, "shop-api", "q03").length).toBe(history + 1);
+    expect(listAnnotationHistory(db, "shop-api", "q03")[0]).toMatchObject({
+      source: "fresh",
+      memoryId: null,
+    });
+    // undo brings the query's labels back in one step, and says how many
+    const cleared = listAnnotationHistory(db, "shop-api", "q03")[0].cleared?.labels.length;
+    expect(await undoAnnotation({ collection: "shop-api", queryId: "q03" })).toEqual({
+      ok: true,
+      data: { memoryId: null, restored: cleared },
+    });
+    expect(listAnnotations(db, "shop-api", "q03")).toHaveLength(cleared ?? -1);
+    expect(listStudyQueries(db, "shop-api").find((q) => q.queryId === "q03")?.labelled).toBe(true);
 
     expect(await undoAnnotation({ collection: "nope", queryId: "q01" })).toMatchObject({
       ok: false,

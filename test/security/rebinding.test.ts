@@ -252,7 +252,12 @@ describe("with JURY_ACCESS_TOKEN set", () => {
     expect((await send(port, { path: chunk as string })).status).toBe(200);
   });
 
-  it("accepts only `Authorization: Bearer <token>`", async () => {
+  it("accepts only `Authorization: Bearer <token>`, the scheme in any case", async () => {
+    for (const authorization of [`bearer ${TOKEN}`, `BEARER ${TOKEN}`])
+      expect(
+        (await send(port, { path: "/settings", headers: { authorization } })).status,
+        authorization,
+      ).toBe(200);
     for (const authorization of [`Token ${TOKEN}`, TOKEN, `Basic ${TOKEN}`, `Bearer ${TOKEN}x`, "Bearer "])
       expect(
         (await send(port, { path: "/settings", headers: { authorization } })).status,

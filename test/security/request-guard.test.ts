@@ -83,14 +83,17 @@ describe("host allow-list", () => {
 describe("access token", () => {
   const token = "jury-test-token-0123456789abcdef";
 
-  it("accepts only the Bearer scheme", () => {
-    expect(bearerToken(`Bearer ${token}`)).toBe(token);
+  it("accepts only the Bearer scheme, its name in any case (RFC 9110: auth schemes are case-insensitive)", () => {
+    for (const scheme of ["Bearer", "bearer", "BEARER", "bEaReR"])
+      expect(bearerToken(`${scheme} ${token}`), scheme).toBe(token);
     for (const h of [
       `Token ${token}`,
       token,
       `Basic ${token}`,
       `Bearer  ${token}`,
       `Bearer ${token} x`,
+      `Bearerx ${token}`,
+      `bearer${token}`,
       null,
     ])
       expect(bearerToken(h), String(h)).toBeNull();

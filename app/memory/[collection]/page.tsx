@@ -14,11 +14,14 @@ import { getExperimentLive } from "@/db/queries/progress";
 import type { Experiment } from "@/lib/domain";
 import { errorMessage } from "@/lib/errors";
 import { annotationProgress } from "@/lib/memory/annotation-progress";
+import { hookReadsNote } from "@/lib/memory/collection";
 import type { ExperimentConfig } from "@/lib/memory/experiment";
 import { BM25_RUN_DEPTH } from "@/lib/memory/experiment";
+import { pairedPicks } from "@/lib/memory/paired-picks";
 import { compareExperiments, orderConsistency } from "@/lib/memory/study-metrics";
 import { type StudyReport, studyReport } from "@/lib/memory/study-report";
-import { describePromotedMemoryJudge, notBestReason, promotedMemoryJudge } from "@/lib/settings/promote";
+import { describePromotedMemoryJudge, promotedMemoryJudge } from "@/lib/settings/promote";
+import { experimentGuard } from "@/lib/settings/promote-guard";
 import { isOverridden } from "@/lib/settings/provenance";
 import { enabledJudges, type Settings } from "@/lib/settings/schema";
 import { readSettings } from "@/lib/settings/store";
@@ -71,7 +74,14 @@ export default async function StudyPage({ params, searchParams }: Props) {
         defaultTopK={qrelsStudy ? 10 : settings.memoryJudge.modes.auto.max_output}
         bm25Depth={BM25_RUN_DEPTH}
       />
-      {rows.length > 0 && <StudyResultsCard rows={rows} convention={labels.convention} best={report.best} />}
+      {rows.length > 0 && (
+        <StudyResultsCard
+          rows={rows}
+          convention={labels.convention}
+          best={report.best}
+          hookReads={hookReadsNote(collection, settings.memoryJudge.collection)}
+        />
+      )}
       {charts.points.length > 0 && <TradeoffCards {...charts} />}
       {experiments.length >= 2 && <PairedComparisonCard experiments={experiments} {...paired(report, sp)} />}
     </div>
@@ -118,16 +128,13 @@ function promoteOf(
   if (!r.complete) return undefined;
   const config = r.experiment.config as ExperimentConfig;
   try {
-    const mix = r.metrics.pathMix;
     return {
       experimentId: r.experiment.id,
       mode: config.mode,
-      sets: describePromotedMemoryJudge(promotedMemoryJudge(config, settings.memoryJudge)),
-      notBest: notBestReason(report.best, r.experiment.id, {
-        answered: mix.answered,
-        asked: mix.asked,
-        share: mix.answeredShare,
-      }),
+      sets: describePromotedMemoryJudge(
+        promotedMemoryJudge(config, settings.memoryJudge, r.experiment.collection),
+      ),
+      guard: experimentGuard(report, r.experiment.id),
       inUse: inUse === r.experiment.id,
     };
   } catch (err) {
@@ -153,13 +160,20 @@ function tradeoff(rows: MetricsRow[]) {
   };
 }
 
-/** The experiments picked as A and B, and B − A over the queries both ran once both are picked. */
+/**
+ * The experiments picked as A and B (two different ones unless the address asks otherwise), and
+ * B − A over the queries both ran.
+ */
 function paired(report: StudyReport, sp: Picks) {
-  const a = report.experiments.find((r) => r.experiment.id === sp.a);
-  const b = report.experiments.find((r) => r.experiment.id === sp.b);
+  const picks = pairedPicks(
+    report.experiments.map((r) => ({ id: r.experiment.id, complete: r.complete })),
+    sp,
+  );
+  const a = report.experiments.find((r) => r.experiment.id === picks.a);
+  const b = report.experiments.find((r) => r.experiment.id === picks.b);
   return {
-    a: sp.a,
-    b: sp.b,
+    a: picks.a,
+    b: picks.b,
     partialNotices: [a, b].filter((x) => x && !x.complete).map((x) => x?.notice),
     paired:
       a && b

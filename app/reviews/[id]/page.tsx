@@ -10,6 +10,7 @@ import { getDb } from "@/db/client";
 import { getReview } from "@/db/queries/reviews";
 import type { CriterionVerdict } from "@/lib/judging/aggregate";
 import type { ReviewContext } from "@/lib/review/assemble";
+import { isDiagnosisUnavailable } from "@/lib/review/diagnosis";
 import { describeJudge } from "@/lib/review/judge-status";
 import { DIMENSIONS, type Judgment } from "@/lib/review/judgment";
 
@@ -118,7 +119,9 @@ export default async function ReviewPage({ params }: Props) {
         </Card>
       )}
       {record.diagnosis && (
-        <Card title="Retry feedback (from the session transcript)">
+        <Card
+          title={`${isDiagnosisUnavailable(record.diagnosis) ? "Diagnosis" : "Retry feedback"} (from the session transcript)`}
+        >
           <p className="text-sm" data-testid="diagnosis">
             {record.diagnosis}
           </p>

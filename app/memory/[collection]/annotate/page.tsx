@@ -40,14 +40,23 @@ export default async function AnnotatePage({ params, searchParams }: Props) {
       labelledAt: a ? a.updatedAt.toISOString() : null,
     };
   });
+  const entries = listAnnotationHistory(db, collection, query.queryId, 50);
+  // every memory the history names gets its title, pooled or not
   const titles = new Map(items.map((m) => [m.memoryId, m.title]));
-  const history = listAnnotationHistory(db, collection, query.queryId, 50).map((h) => ({
+  const unpooled = [
+    ...new Set(entries.flatMap((h) => (h.memoryId && !titles.has(h.memoryId) ? [h.memoryId] : []))),
+  ];
+  for (const m of getMemories(db, collection, unpooled)) titles.set(m.memoryId, m.title);
+  const history = entries.map((h) => ({
     id: h.id,
     memoryId: h.memoryId,
-    title: titles.get(h.memoryId) ?? "",
+    title: h.memoryId ? (titles.get(h.memoryId) ?? "") : "",
     relevance: h.relevance,
     previous: h.previous,
     source: h.source,
+    cleared: h.cleared
+      ? { labels: h.cleared.labels.length, relevant: h.cleared.labels.filter((l) => l.relevance > 0).length }
+      : null,
     at: h.at.toISOString(),
   }));
   const undoable = undoableChange(db, collection, query.queryId);
@@ -113,8 +122,9 @@ export default async function AnnotatePage({ params, searchParams }: Props) {
             undoable
               ? {
                   memoryId: undoable.memoryId,
-                  title: titles.get(undoable.memoryId) ?? "",
+                  title: undoable.memoryId ? (titles.get(undoable.memoryId) ?? "") : "",
                   previous: undoable.previous,
+                  restores: undoable.cleared?.labels.length ?? null,
                 }
               : null
           }
