@@ -22,7 +22,7 @@ export function createDb(file: string, opts: { migrationsFolder?: string } = {})
 
 const globalForDb = globalThis as unknown as { __juryDb?: Db; __juryDbPath?: string };
 
-/** The process-wide connection to JURY_DB (default data/jury.db), opened and migrated once. */
+/** The process-wide connection to the database (resolveDbPath), opened and migrated once. */
 export function getDb(): Db {
   const file = resolveDbPath();
   if (!globalForDb.__juryDb || globalForDb.__juryDbPath !== file) {

@@ -412,7 +412,7 @@ export const retrievalLog = sqliteTable(
     returned: integer().notNull(),
     latencyMs: real().notNull(),
     error: text(),
-    /** who asked: the hook, `jury memory search`, or the /memory:search skill */
+    /** who asked: the hook, `jury memory search`, or the /jury:memory-search skill */
     source: text().notNull().default("hook"),
     /** the prompt or query, cut to 500 characters */
     query: text(),

@@ -22,7 +22,7 @@ process.on("exit", () => fs.rmSync(out, { recursive: true, force: true }));
 const requireExternals = {
   name: "require-externals",
   setup(b) {
-    b.onResolve({ filter: /^better-sqlite3$/ }, (a) =>
+    b.onResolve({ filter: /^better-sqlite3(-napi)?$/ }, (a) =>
       a.namespace === "cjs-external"
         ? { path: a.path, external: true }
         : { path: a.path, namespace: "cjs-external" },
@@ -89,7 +89,7 @@ await build({
 
 /**
  * The memory hook starts a process per prompt: one CommonJS file (no ES module loader work at start;
- * bin/jury.cjs loads it with V8's code cache), better-sqlite3's JavaScript included (its addon is
+ * bin/jury.cjs loads it with V8's code cache), better-sqlite3's JavaScript included (versions 12 and 13; the addon is
  * loaded by path: see nativeBindingPath), without zod, drizzle or the AI SDK. Its two doors to them
  * (hook-full and judge-runtime) lead to dist/hook-full.cjs through require(): code compiled from a
  * code cache cannot use import(), so esbuild turns the dynamic imports into requires.
@@ -102,7 +102,11 @@ const cjs = {
   define: { "import.meta.url": "__importMetaUrl" },
   banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
-await build({ ...cjs, entryPoints: { "hook-full": "lib/cli/hook-full.ts" }, external: ["better-sqlite3"] });
+await build({
+  ...cjs,
+  entryPoints: { "hook-full": "lib/cli/hook-full.ts" },
+  external: ["better-sqlite3", "better-sqlite3-napi"],
+});
 
 /**
  * The CLI: one CommonJS file too, which bin/jury.cjs compiles from V8's code cache (as the hook):
@@ -113,10 +117,13 @@ await build({ ...cjs, entryPoints: { "hook-full": "lib/cli/hook-full.ts" }, exte
 await build({
   ...cjs,
   entryPoints: { cli: "lib/cli/main.ts" },
-  external: ["better-sqlite3"],
+  external: ["better-sqlite3", "better-sqlite3-napi"],
   minifyWhitespace: true,
   minifySyntax: true,
 });
+
+/** `jury ui`'s server process: Next's production server for the built dashboard, loaded at run time. */
+await build({ ...cjs, entryPoints: { "ui-server": "lib/cli/ui-server.ts" } });
 
 const heavyModules = /[/\\](lib[/\\]cli[/\\]hook-full|lib[/\\]memory[/\\]judge-runtime)\.ts$/;
 await build({

@@ -205,7 +205,7 @@ export function allMemories(db: Db, collection: string): MemoryRow[] {
   ).map(toRow);
 }
 
-/** Who asked for a retrieval: the hook, `jury memory search`, or the /memory:search skill. */
+/** Who asked for a retrieval: the hook, `jury memory search`, or the /jury:memory-search skill. */
 export type RetrievalSource = "hook" | "search" | "skill";
 
 /** A candidate left out by the judge, with its reason when it gave one. */

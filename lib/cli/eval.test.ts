@@ -1,12 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sqliteDriver } from "@/db/sqlite";
 import { hashString } from "../providers/mock-model";
 import { tempDir } from "../testing/fixtures";
 import { spawnJury } from "../testing/run-jury";
 import { type ScriptedServer, startScriptedServer } from "../testing/scripted-server";
 import { enableProviders } from "../testing/settings-db";
+
+// the driver the CLI uses on this Node (better-sqlite3 13 from Node 22 on)
+const Database = sqliteDriver();
 
 const root = path.resolve(__dirname, "../..");
 const QA = path.join(root, "examples/suites/qa");

@@ -1,10 +1,20 @@
+import fs from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
+import { installRoot } from "../../db/path";
 import { type EnvGroup, envSpec, invalidEnv } from "../env/registry";
 import { errorMessage, JuryError } from "../errors";
 import { EXIT, exitCodeFor } from "../exit-codes";
 import { type CommandSpec, formatHelp, parseCommand } from "./args";
 
-const VERSION = "0.1.0";
+/** The version in the package.json beside dist/ (the installed package's, or the checkout's). */
+function version(): string {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(installRoot(), "package.json"), "utf8")).version;
+  } catch {
+    return "unknown";
+  }
+}
 
 const HELP = `jury — measure and ship LLM judges
 
@@ -17,7 +27,8 @@ Commands:
   agreement <command> Judges against people and published data: imports, position bias (jury agreement --help)
   review [options]    Judge a code change: criteria + diff + tests → verdict (jury review --help)
   settings <command>  Settings: list, get <path>, set <path> <value> (jury settings --help)
-  db migrate          Create or update the database (JURY_DB, default data/jury.db)
+  ui [--port N]       Serve the dashboard and print its URL (jury ui --help)
+  db migrate          Create or update the database (JURY_DB, default: the per-user data folder)
   help [command]      Show this help, or a command's
 
 Options:
@@ -29,7 +40,8 @@ variable and the bad value), 3 infrastructure (a judge, worker, database or syst
 did not answer).
 
 Environment: every variable is listed in docs/configuration.md. The common ones:
-  JURY_DB                       SQLite file (default data/jury.db)
+  JURY_DB                       SQLite file (default: jury.db in the per-user data folder;
+                                jury db migrate prints where)
   OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY
   JURY_LOCAL_BASE_URL           OpenAI-compatible endpoint for local:<model> (Ollama: http://127.0.0.1:11434/v1)
   JURY_LOCAL_API_KEY            its key, if it needs one
@@ -37,7 +49,8 @@ Environment: every variable is listed in docs/configuration.md. The common ones:
 
 export const DB_MIGRATE: CommandSpec = {
   name: "db migrate",
-  summary: "Creates the database, or applies the migrations it lacks (JURY_DB, default data/jury.db).",
+  summary:
+    "Creates the database, or applies the migrations it lacks, and prints where it is (JURY_DB; default: a checkout's existing data/jury.db, else jury.db in the per-user data folder).",
   options: {},
 };
 
@@ -51,6 +64,7 @@ const commands: Record<string, Command> = {
   review: async (args) => (await import("./review")).reviewCommand(args),
   runs: async (args) => (await import("./runs")).runsCommand(args),
   settings: async (args) => (await import("./settings")).settingsCommand(args),
+  ui: async (args) => (await import("./ui")).uiCommand(args),
   db: async (args) => {
     const [sub, ...rest] = args;
     if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") {
@@ -105,7 +119,7 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   if (values.version) {
-    process.stdout.write(`${VERSION}\n`);
+    process.stdout.write(`${version()}\n`);
     return 0;
   }
   let name = at < 0 ? undefined : argv[at];

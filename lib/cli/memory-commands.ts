@@ -136,6 +136,36 @@ export async function importStudyCommand({
   return 0;
 }
 
+/** The example study's project, and so its collection: a project's memories live under its name. */
+const EXAMPLE_COLLECTION = "shop-api";
+
+/**
+ * `memory import-example`: the example study shipped with Jury (examples/memory-study) into
+ * "shop-api", as the dashboard's "Import the example" button does; one already there is left as it is
+ * (a person may have relabelled it since).
+ */
+export async function importExampleCommand({ db, values }: MemoryContext): Promise<number> {
+  const { getStudyMeta } = await import("../../db/queries/study");
+  if (getStudyMeta(db, EXAMPLE_COLLECTION)) {
+    out(
+      values.json
+        ? { collection: EXAMPLE_COLLECTION, imported: false }
+        : `The example study is already in "${EXAMPLE_COLLECTION}": left as it is.`,
+    );
+    return 0;
+  }
+  const { importStudyFolder } = await import("../memory/import");
+  const { installRoot } = await import("../../db/path");
+  const folder = path.join(installRoot(), "examples", "memory-study");
+  const r = importStudyFolder(db, folder, EXAMPLE_COLLECTION);
+  out(
+    values.json
+      ? { collection: EXAMPLE_COLLECTION, imported: true, ...r }
+      : `Imported the example study: ${r.memories} memories, ${r.queries} queries and ${r.qrels} relevant judgments into "${EXAMPLE_COLLECTION}".`,
+  );
+  return 0;
+}
+
 /** `memory export-qrels`: the collection's ground truth as TREC qrels. */
 export async function exportQrelsCommand({ db, collection, resolved }: MemoryContext): Promise<number> {
   const { getQrels } = await import("@/db/queries/study");

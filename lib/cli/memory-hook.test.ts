@@ -4,15 +4,18 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "@/db/client";
 import { upsertMemories } from "@/db/queries/memories";
+import { sqliteDriver } from "@/db/sqlite";
 import { defaultSettings, type Settings } from "../settings/schema";
 import { writeSettings } from "../settings/store";
 import { tempDir } from "../testing/fixtures";
 import { runJury } from "../testing/run-jury";
 import { type ScriptedServer, type ScriptRequest, startScriptedServer } from "../testing/scripted-server";
+
+// the driver the CLI uses on this Node (better-sqlite3 13 from Node 22 on)
+const Database = sqliteDriver();
 
 const root = path.resolve(__dirname, "../..");
 const FIXTURES = path.join(root, "lib/memory/fixtures");

@@ -120,6 +120,12 @@ export const MEMORY_COMMANDS: Record<string, CommandSpec> = {
     options: pick("collection", "split", "json"),
     positionals: { min: 1, max: 1 },
   },
+  "import-example": {
+    name: "memory import-example",
+    summary:
+      'Imports the example study that ships with Jury (54 memories of a web shop API project, 20 prompts with their relevant memories) into the collection "shop-api", named after that project; an existing one is left as it is.',
+    options: pick("json"),
+  },
   "import-study": {
     name: "memory import-study",
     args: "<dir>",

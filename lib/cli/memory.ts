@@ -5,6 +5,7 @@ import {
   exportStudyCommand,
   importBeirCommand,
   importCommand,
+  importExampleCommand,
   importStudyCommand,
   searchCommand,
 } from "./memory-commands";
@@ -22,6 +23,7 @@ export const MEMORY_HELP = `Usage: jury memory <command> [options]
   import <folder>               import JSON memory files (one memory or an array per file)
   import-beir <dir> [--split s] import a BEIR collection (corpus.jsonl, queries.jsonl, qrels/<split>.tsv;
                                 default split: test when present)
+  import-example                import the example study (a web shop API's memories) into "shop-api"
   import-study <dir>            import a study folder (memories/, queries.json; a query without
                                 "relevant" needs annotation and is left out of the metrics)
   experiment [options]          run a configuration over every study query, print its metrics
@@ -50,6 +52,7 @@ const SUBCOMMANDS: Record<string, (c: MemoryContext) => Promise<number>> = {
   search: searchCommand,
   import: importCommand,
   "import-beir": importBeirCommand,
+  "import-example": importExampleCommand,
   "import-study": importStudyCommand,
   experiment: experimentCommand,
   metrics: ({ db, values, positionals }) =>

@@ -13,6 +13,7 @@ import { DB_MIGRATE } from "./main";
 import { MEMORY_COMMANDS } from "./memory-options";
 import { RUNS_COMMANDS } from "./runs";
 import { SETTINGS_COMMANDS } from "./settings";
+import { UI } from "./ui";
 
 const root = path.resolve(__dirname, "../..");
 const db = path.join(tempDir(), "options.db");
@@ -49,6 +50,7 @@ const QA = path.join(root, "examples/suites/qa");
 
 const rows: Row[] = [
   fromSpec(DB_MIGRATE),
+  fromSpec(UI),
   ...Object.values(SETTINGS_COMMANDS).map((s) =>
     fromSpec(s, s.name === "settings set" ? ["judging.samples", "3"] : []),
   ),

@@ -172,17 +172,23 @@ const PATH_DELIMITER = typeof process !== "undefined" && process.platform === "w
 
 const specs = {
   // the database and the dashboard's server
-  JURY_DB: textWithDefault({
+  JURY_DB: text({
     group: "server",
-    default: "data/jury.db",
-    help: "SQLite file (the folder is created). Migrations apply on start, in the server and the CLI.",
+    defaultText: "`jury.db` in the per-user data folder",
+    help: "SQLite file (the folder is created). Unset: a checkout's existing `data/jury.db`, else `jury.db` in the per-user data folder (`$XDG_DATA_HOME/jury` or `~/.local/share/jury` on Linux, `~/Library/Application Support/jury` on macOS, `%LOCALAPPDATA%\\jury` on Windows). Migrations apply on start, in the server and the CLI.",
   }),
   JURY_HOST: textWithDefault({
     group: "server",
     default: "127.0.0.1",
-    help: "Where `npm start` listens; anything but loopback needs `JURY_ACCESS_TOKEN`.",
+    help: "Where `jury ui` (and `npm start`) listens unless `--host` says; anything but loopback needs `JURY_ACCESS_TOKEN`.",
   }),
-  PORT: int({ group: "server", default: 3000, min: 1, max: 65535, help: "The port `npm start` listens on." }),
+  PORT: int({
+    group: "server",
+    default: 3000,
+    min: 1,
+    max: 65535,
+    help: "The port `jury ui` (and `npm start`) listens on unless `--port` says.",
+  }),
   [ACCESS_TOKEN_ENV]: secret(
     "Required to bind anything but loopback (at least 16 characters); every request must then carry it (see docs/security.md).",
     "server",
@@ -254,6 +260,16 @@ const specs = {
     separator: PATH_DELIMITER,
     defaultText: "`examples/suites`",
     help: "Folders (`:`-separated) the dashboard lists suites from.",
+  }),
+  XDG_DATA_HOME: text({
+    group: "paths",
+    defaultText: "`~/.local/share`",
+    help: "Linux and other Unix: the per-user data folder's parent (an absolute path; a relative one is ignored).",
+  }),
+  LOCALAPPDATA: text({
+    group: "paths",
+    defaultText: "`%USERPROFILE%\\AppData\\Local`",
+    help: "Windows: the per-user data folder's parent (set by Windows).",
   }),
   JURY_MIGRATIONS: text({
     group: "paths",

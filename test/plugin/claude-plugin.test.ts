@@ -4,12 +4,15 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { createDb } from "@/db/client";
 import { upsertMemories } from "@/db/queries/memories";
+import { sqliteDriver } from "@/db/sqlite";
 import { DEFAULT_HOOK_BUDGET_MS } from "@/lib/cli/memory-hook";
 import { tempDir } from "@/lib/testing/fixtures";
+
+// the driver the CLI uses on this Node (better-sqlite3 13 from Node 22 on)
+const Database = sqliteDriver();
 
 const root = path.resolve(__dirname, "../..");
 const PLUGIN = path.join(root, "claude-plugin");
@@ -110,14 +113,28 @@ describe("claude-plugin/ follows Claude Code's documented plugin layout", () => 
       }
     }
     const [entry] = (h.hooks.UserPromptSubmit as { hooks: HookEntry[] }[]).flatMap((g) => g.hooks);
+    // the installed jury on PATH, else the checkout or package the plugin folder sits in
+    expect(entry.command).toContain("exec jury memory retrieve");
     // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code's variable, as hooks.json writes it
     expect(entry.command).toContain("${CLAUDE_PLUGIN_ROOT}/../bin/jury.cjs");
-    expect(entry.command).toMatch(/ memory retrieve$/);
     // no absolute path into this machine
     expect(entry.command).not.toContain(root);
     // the hook's own budget sits well under the timeout Claude Code gives it (seconds)
     expect(entry.timeout).toBeDefined();
     expect(DEFAULT_HOOK_BUDGET_MS).toBeLessThanOrEqual((entry.timeout as number) * 1000 * 0.6);
+  });
+
+  it("the repository is a marketplace: .claude-plugin/marketplace.json lists the plugin by its name, sourced from ./claude-plugin", () => {
+    const m = readJson(path.join(root, ".claude-plugin/marketplace.json"));
+    for (const k of Object.keys(m)) expect(["name", "owner", "metadata", "plugins"]).toContain(k);
+    expect(m.name).toMatch(KEBAB);
+    // names Claude Code reserves for official and community marketplaces, or that impersonate them
+    expect(m.name).not.toMatch(/anthropic|claude|official|^agent-skills$/);
+    expect(m.owner).toMatchObject({ name: expect.any(String) });
+    const plugin = readJson(path.join(PLUGIN, ".claude-plugin/plugin.json"));
+    expect(m.plugins).toEqual([expect.objectContaining({ name: plugin.name, source: "./claude-plugin" })]);
+    // relative sources resolve from the marketplace root (the folder holding .claude-plugin/)
+    expect(path.resolve(root, m.plugins[0].source)).toBe(PLUGIN);
   });
 
   it("skills/<name>/SKILL.md: frontmatter with a kebab-case name equal to its folder and a description", () => {
@@ -179,6 +196,31 @@ function retrievals(db: string) {
   }
 }
 
+/** A folder holding a `jury` command: the installed package's bin, as npm links it onto PATH. */
+function juryOnPath(): string {
+  const dir = tempDir("jury-path-");
+  fs.symlinkSync(path.join(root, "bin", "jury.cjs"), path.join(dir, "jury"));
+  return dir;
+}
+
+/** PATH with node but no jury: node's own folder and the system's. */
+const NO_JURY_PATH = [path.dirname(process.execPath), "/usr/bin", "/bin"].join(":");
+
+/** The plugin copied the way Claude Code installs one: into its cache, away from any Jury folder. */
+function cachedPlugin(): string {
+  const cache = path.join(
+    tempDir("jury-claude-home-"),
+    ".claude",
+    "plugins",
+    "cache",
+    "jury",
+    "jury",
+    "0.1.0",
+  );
+  fs.cpSync(PLUGIN, cache, { recursive: true });
+  return cache;
+}
+
 describe("the plugin's hook and skill run as written", () => {
   const env = (extra: Record<string, string>) => {
     const e: NodeJS.ProcessEnv = { ...process.env, ...extra };
@@ -186,17 +228,23 @@ describe("the plugin's hook and skill run as written", () => {
       if (!(k in extra)) delete e[k];
     return e;
   };
+  const hook = (pluginRoot: string, extra: Record<string, string>) =>
+    spawnSync("sh", ["-c", hookCommand()], {
+      cwd: tempDir(), // Claude Code runs hooks in the user's project, not in a Jury folder
+      input: fs.readFileSync(FIXTURE_INPUT),
+      env: env({ CLAUDE_PLUGIN_ROOT: pluginRoot, ...extra }),
+      encoding: "utf8",
+      timeout: 30_000,
+    });
 
-  it("the hook command, through sh -c with CLAUDE_PLUGIN_ROOT set, answers the fixture prompt from JURY_DB", () => {
+  it("installed into Claude Code's cache, the hook runs the jury on PATH and answers the fixture prompt from JURY_DB", () => {
     const dir = tempDir("jury-plugin-");
     const db = path.join(dir, "jury.db");
     memories(db);
-    const r = spawnSync("sh", ["-c", hookCommand()], {
-      cwd: dir, // Claude Code runs hooks in the user's project, not in this repository
-      input: fs.readFileSync(FIXTURE_INPUT),
-      env: env({ CLAUDE_PLUGIN_ROOT: PLUGIN, JURY_DB: db, JURY_HOOK_LOG: path.join(dir, "hook.log") }),
-      encoding: "utf8",
-      timeout: 30_000,
+    const r = hook(cachedPlugin(), {
+      PATH: `${juryOnPath()}:${NO_JURY_PATH}`,
+      JURY_DB: db,
+      JURY_HOOK_LOG: path.join(dir, "hook.log"),
     });
     expect(r.status).toBe(0);
     expect(r.stderr).toBe("");
@@ -207,22 +255,39 @@ describe("the plugin's hook and skill run as written", () => {
     ]);
   });
 
-  it("without JURY_DB it uses the data/jury.db of the repository the plugin sits in", () => {
-    // a copy of the layout: <repo>/claude-plugin, <repo>/bin (this repository's), <repo>/data
-    const repo = tempDir("jury-plugin-repo-");
-    fs.cpSync(PLUGIN, path.join(repo, "claude-plugin"), { recursive: true });
-    fs.symlinkSync(path.join(root, "bin"), path.join(repo, "bin"));
-    const db = path.join(repo, "data", "jury.db");
+  it("without JURY_DB, the hook reads the per-user database the CLI writes", () => {
+    const data = tempDir("jury-xdg-");
+    const db = path.join(data, "jury", "jury.db");
     memories(db);
-    const r = spawnSync("sh", ["-c", hookCommand()], {
-      cwd: tempDir(),
-      input: fs.readFileSync(FIXTURE_INPUT),
-      env: env({
-        CLAUDE_PLUGIN_ROOT: path.join(repo, "claude-plugin"),
-        JURY_HOOK_LOG: path.join(repo, "h.log"),
-      }),
-      encoding: "utf8",
-      timeout: 30_000,
+    const r = hook(cachedPlugin(), { PATH: `${juryOnPath()}:${NO_JURY_PATH}`, XDG_DATA_HOME: data });
+    expect(r).toMatchObject({ status: 0, stderr: "" });
+    expect(r.stdout).toContain('<memory id="timeouts"');
+    expect(retrievals(db)).toHaveLength(1);
+  });
+
+  it("in the cache with no jury anywhere, it exits 0, adds nothing and says in one line how to install Jury", () => {
+    const plugin = cachedPlugin();
+    const r = hook(plugin, { PATH: NO_JURY_PATH });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe("");
+    const lines = r.stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/no jury command found.*Install Jury \(npm install -g /);
+    expect(r.stderr).not.toMatch(/\n\s+at |Error:/); // never a stack trace
+  });
+
+  it("loaded in place from a Jury checkout (--plugin-dir) without jury on PATH, it runs that checkout's bin/jury.cjs", () => {
+    // a copy of the layout: <jury>/claude-plugin beside <jury>/bin (this repository's)
+    const jury = tempDir("jury-plugin-repo-");
+    fs.cpSync(PLUGIN, path.join(jury, "claude-plugin"), { recursive: true });
+    fs.symlinkSync(path.join(root, "bin"), path.join(jury, "bin"));
+    const dir = tempDir("jury-plugin-db-");
+    const db = path.join(dir, "jury.db");
+    memories(db);
+    const r = hook(path.join(jury, "claude-plugin"), {
+      PATH: NO_JURY_PATH,
+      JURY_DB: db,
+      JURY_HOOK_LOG: path.join(dir, "h.log"),
     });
     expect(r).toMatchObject({ status: 0, stderr: "" });
     expect(r.stdout).toContain('<memory id="timeouts"');
@@ -236,11 +301,15 @@ describe("the plugin's hook and skill run as written", () => {
     const skill = fs.readFileSync(path.join(PLUGIN, "skills/memory-search/SKILL.md"), "utf8");
     const blocks = [...skill.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1].trim());
     const [jury, search, record] = blocks;
-    expect(jury).toMatch(/^JURY_DB=.*bin\/jury\.cjs"$/);
+    expect(jury).toBe("jury");
     const sh = (cmd: string) =>
       spawnSync("sh", ["-c", cmd.replaceAll(/^JURY /gm, `${jury} `)], {
         cwd: dir,
-        env: env({ CLAUDE_PLUGIN_ROOT: PLUGIN, JURY_DB: db }),
+        env: env({
+          CLAUDE_PLUGIN_ROOT: cachedPlugin(),
+          PATH: `${juryOnPath()}:${NO_JURY_PATH}`,
+          JURY_DB: db,
+        }),
         encoding: "utf8",
         timeout: 30_000,
       });
