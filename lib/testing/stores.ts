@@ -65,6 +65,9 @@ async function onServer(...statements: string[]): Promise<void> {
   }
 }
 
+/** How the template is made, in its name's hash with the migrations': a change makes a new one. */
+const TEMPLATE_RECIPE = "icu en-US; migrations";
+
 /** The advisory lock that one process at a time builds the template under. */
 const TEMPLATE_LOCK = "7024580233";
 
@@ -76,7 +79,7 @@ const TEMPLATE_LOCK = "7024580233";
  */
 async function template(): Promise<string> {
   const folder = pgMigrationsFolder(defaultMigrationsFolder());
-  const hash = createHash("sha256");
+  const hash = createHash("sha256").update(TEMPLATE_RECIPE);
   for (const f of fs.readdirSync(folder, { recursive: true }).map(String).sort()) {
     const file = path.join(folder, f);
     if (fs.statSync(file).isFile()) hash.update(f).update(fs.readFileSync(file));
@@ -90,7 +93,11 @@ async function template(): Promise<string> {
     if (!exists.rowCount) {
       const building = `${name}_building`;
       await client.query(`drop database if exists "${building}" with (force)`);
-      await client.query(`create database "${building}"`);
+      // a linguistic default collation, as most servers have (en_US), not the C this one may have:
+      // text must compare byte by byte because of the schema's own collation, not the server's
+      await client.query(
+        `create database "${building}" template template0 locale_provider icu icu_locale 'en-US' locale 'C.UTF-8'`,
+      );
       await closeDb(await createPgDb(withDatabase(testServerUrl(), building), { poolSize: 1 }));
       await client.query(`alter database "${building}" rename to "${name}"`);
     }
