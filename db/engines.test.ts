@@ -112,6 +112,46 @@ const datesSorted = query(function* (db) {
     (r) => r.at,
   );
 });
+const setStatus = query(function* (db, id: string, status: NewRun["status"]) {
+  const { runs } = db.tables;
+  yield* write(db.update(runs).set({ status }).where(eq(runs.id, id)));
+});
+const addTaskWithSample = query(function* (
+  db,
+  runId: string,
+  key: string,
+  status: "done" | "error",
+  cost: number,
+) {
+  const { tasks, samples } = db.tables;
+  const task = yield* one(
+    db
+      .insert(tasks)
+      .values({ runId, key, caseId: "c", criterionId: key, judge: "j", sampleIndex: 0, status })
+      .returning({ id: tasks.id }),
+  );
+  yield* write(
+    db.insert(samples).values({
+      taskId: task!.id,
+      runId,
+      caseId: "c",
+      criterionId: key,
+      judge: "j",
+      sampleIndex: 0,
+      costUsd: cost,
+      error: status === "error" ? "boom" : null,
+    }),
+  );
+});
+const totalsOf = query(function* (db, runId: string) {
+  const { runTotals } = db.tables;
+  return yield* one(
+    db
+      .select({ done: runTotals.done, errors: runTotals.errors, costUsd: runTotals.costUsd })
+      .from(runTotals)
+      .where(eq(runTotals.runId, runId)),
+  );
+});
 const optionsOf = query(function* (db, id: string) {
   const { runs } = db.tables;
   return (yield* one(db.select({ o: runs.options }).from(runs).where(eq(runs.id, id))))?.o;
@@ -171,5 +211,21 @@ describe.each(storeKinds())("values compare and sort as on SQLite, on %s", (kind
     const back = await optionsOf(store.db, "j");
     expect(back).toEqual(OPTIONS);
     expect(JSON.stringify(back)).toBe(JSON.stringify(OPTIONS));
+  });
+
+  it("run_totals: kept by the same triggers (written when a run finishes, removed by a late sample or a restart)", async () => {
+    await insertRuns(store.db, [run("r", { status: "running" })]);
+    await addTaskWithSample(store.db, "r", "k1", "done", 0.25);
+    await addTaskWithSample(store.db, "r", "k2", "done", 0.5);
+    await addTaskWithSample(store.db, "r", "k3", "error", 0);
+    expect(await totalsOf(store.db, "r")).toBeUndefined();
+    await setStatus(store.db, "r", "done_with_failures");
+    expect(await totalsOf(store.db, "r")).toEqual({ done: 2, errors: 1, costUsd: 0.75 });
+    await addTaskWithSample(store.db, "r", "k4", "done", 1); // a late write: counted live again
+    expect(await totalsOf(store.db, "r")).toBeUndefined();
+    await setStatus(store.db, "r", "done");
+    expect(await totalsOf(store.db, "r")).toEqual({ done: 3, errors: 1, costUsd: 1.75 });
+    await setStatus(store.db, "r", "running");
+    expect(await totalsOf(store.db, "r")).toBeUndefined();
   });
 });
