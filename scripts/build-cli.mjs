@@ -69,7 +69,10 @@ await build({
     "tokenizer-bench": "bench/tokenizer-bench.ts",
     // not in scripts/bench.mjs's list (minutes at 100,000 samples): run on its own
     "run-scale-bench": "bench/run-scale-bench.ts",
+    // not in the list either: it needs a PostgreSQL server (JURY_TEST_DATABASE_URL)
+    "pg-retrieval-bench": "bench/pg-retrieval-bench.ts",
   },
+  external: ["pg-native"],
   splitting: true,
 });
 
