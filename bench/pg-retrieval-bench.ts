@@ -249,46 +249,43 @@ if (!storeKinds().includes("pg")) {
   process.exit(2);
 }
 const load = os.loadavg().map((x) => round(x));
+const f3 = (x: number) => x.toFixed(3);
+const signed = (x: number) => `${x >= 0 ? "+" : "−"}${f3(Math.abs(x))}`;
+const ci = (c: MeanCI) => `${f3(c.mean)} [${f3(c.low)}, ${f3(c.high)}]`;
+const say = (s: string) => {
+  if (!json) console.log(s);
+};
 progress("quality…");
 const q = await quality();
+say(
+  "Retrieval quality, FTS5 (SQLite, as shipped) → PostgreSQL (BM25 in SQL), 95 % bootstrap intervals over queries",
+);
+say(
+  `  ${"collection".padEnd(15)}${"mode".padEnd(7)}${"metric".padEnd(19)}${"FTS5".padEnd(22)}${"PostgreSQL".padEnd(22)}${"PostgreSQL − FTS5".padEnd(32)}${"p".padEnd(7)}n`,
+);
+for (const r of q)
+  say(
+    `  ${r.collection.padEnd(15)}${r.mode.padEnd(7)}${r.metric.padEnd(19)}${ci(r.fts5).padEnd(22)}${ci(r.pg).padEnd(22)}${`${signed(r.diff.mean)} [${signed(r.diff.low)}, ${signed(r.diff.high)}]${r.diff.high < 0 ? " LOSS" : ""}`.padEnd(32)}${r.p.toFixed(3).padEnd(7)}${r.n}`,
+  );
+say("\nLatency of a pool of 15 (wall ms; both stores on this machine), and FTS5's top 15 kept by PostgreSQL");
 const lat: Awaited<ReturnType<typeof latency>>[] = [];
 for (const n of SIZES) {
   progress(`latency at ${n} memories…`);
-  lat.push(await latency(n));
+  const l = await latency(n);
+  lat.push(l);
+  say(`  load: SQLite ${l.load.sqlite_s} s, PostgreSQL ${l.load.pg_s} s (memories indexed by its trigger)`);
+  for (const r of l.rows)
+    say(
+      `  ${String(r.memories).padStart(7)} ${r.mode.padEnd(7)} FTS5 p50 ${r.fts5.p50_ms} p95 ${r.fts5.p95_ms}   PostgreSQL p50 ${r.pg.p50_ms} p95 ${r.pg.p95_ms}   top-15 kept ${f3(r.top15_overlap)}   (${r.queries} queries)`,
+    );
 }
-const result = {
-  machine: { cpus: os.cpus().length, load_at_start: load, load_at_end: os.loadavg().map((x) => round(x)) },
-  quality: q,
-  latency: lat,
+const machine = {
+  cpus: os.cpus().length,
+  load_at_start: load,
+  load_at_end: os.loadavg().map((x) => round(x)),
 };
-if (json) console.log(JSON.stringify(result, null, 2));
-else {
-  const f3 = (x: number) => x.toFixed(3);
-  const signed = (x: number) => `${x >= 0 ? "+" : "−"}${f3(Math.abs(x))}`;
-  const ci = (c: MeanCI) => `${f3(c.mean)} [${f3(c.low)}, ${f3(c.high)}]`;
-  console.log(
-    "Retrieval quality, FTS5 (SQLite, as shipped) → PostgreSQL (BM25 in SQL), 95 % bootstrap intervals over queries",
+if (json) console.log(JSON.stringify({ machine, quality: q, latency: lat }, null, 2));
+else
+  say(
+    `\nmachine: ${machine.cpus} CPUs, load ${load.join(" ")} at start, ${machine.load_at_end.join(" ")} at end`,
   );
-  console.log(
-    `  ${"collection".padEnd(15)}${"mode".padEnd(7)}${"metric".padEnd(19)}${"FTS5".padEnd(22)}${"PostgreSQL".padEnd(22)}${"PostgreSQL − FTS5".padEnd(32)}${"p".padEnd(7)}n`,
-  );
-  for (const r of q)
-    console.log(
-      `  ${r.collection.padEnd(15)}${r.mode.padEnd(7)}${r.metric.padEnd(19)}${ci(r.fts5).padEnd(22)}${ci(r.pg).padEnd(22)}${`${signed(r.diff.mean)} [${signed(r.diff.low)}, ${signed(r.diff.high)}]${r.diff.high < 0 ? " LOSS" : ""}`.padEnd(32)}${r.p.toFixed(3).padEnd(7)}${r.n}`,
-    );
-  console.log(
-    "\nLatency of a pool of 15 (wall ms; both stores on this machine), and FTS5's top 15 kept by PostgreSQL",
-  );
-  for (const l of lat) {
-    console.log(
-      `  load: SQLite ${l.load.sqlite_s} s, PostgreSQL ${l.load.pg_s} s (memories indexed by its trigger)`,
-    );
-    for (const r of l.rows)
-      console.log(
-        `  ${String(r.memories).padStart(7)} ${r.mode.padEnd(7)} FTS5 p50 ${r.fts5.p50_ms} p95 ${r.fts5.p95_ms}   PostgreSQL p50 ${r.pg.p50_ms} p95 ${r.pg.p95_ms}   top-15 kept ${f3(r.top15_overlap)}   (${r.queries} queries)`,
-      );
-  }
-  console.log(
-    `\nmachine: ${result.machine.cpus} CPUs, load ${load.join(" ")} at start, ${result.machine.load_at_end.join(" ")} at end`,
-  );
-}

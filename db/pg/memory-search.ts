@@ -32,19 +32,42 @@ export async function stemWords(db: PgDb, words: string[]): Promise<string[]> {
 /** The head index (auto mode) is title and tags: a term only in a body does not match there. */
 const inIndex = (index: MemoryIndex) => (index === "head" ? "and p.title + p.tags > 0" : "");
 
-/** How many memories of the collection hold any of the terms, counted no further than `cap`. */
+/**
+ * How many memories of the collection hold any of the terms, counted no further than `cap`. One term:
+ * its postings read until the cap (never all of a common term's). Several: each one's count first; a
+ * distinct count over all of them only when none reaches the cap alone and together they might.
+ */
 export async function termMatchCount(
   db: PgDb,
   q: { collection: string; index: MemoryIndex; terms: TermRange[]; cap: number },
 ): Promise<number> {
-  if (q.terms.length === 0) return 0;
+  if (q.terms.length === 0 || q.cap <= 0) return 0;
+  // one exact term: a memory holds it at most once (one posting), so its postings need no distinct
+  const single = q.terms.length === 1 && q.terms[0].lo === q.terms[0].hi;
+  if (q.terms.length > 1) {
+    const each: number[] = [];
+    for (const t of q.terms) {
+      const n = await termMatchCount(db, { ...q, terms: [t] });
+      if (n >= q.cap) return q.cap;
+      each.push(n);
+    }
+    if (each.reduce((a, b) => a + b, 0) < q.cap) {
+      if (each.filter((n) => n > 0).length <= 1) return Math.max(...each);
+    }
+  }
   const r = await db.$client.query<{ n: number }>(
-    `select count(*) as n from (
-       select distinct p.rowid from unnest($1::text[], $2::text[]) as q(lo, hi)
-       join memory_postings p on p.term between q.lo and q.hi ${inIndex(q.index)}
-       join memories m on m.rowid = p.rowid and m.collection = $3
-       limit $4) x`,
-    [q.terms.map((t) => t.lo), q.terms.map((t) => t.hi), q.collection, Math.max(0, q.cap)],
+    single
+      ? `select count(*) as n from (
+           select 1 from memory_postings p join memories m on m.rowid = p.rowid and m.collection = $3
+           where p.term between $1 and $2 ${inIndex(q.index)} limit $4) x`
+      : `select count(*) as n from (
+           select distinct p.rowid from unnest($1::text[], $2::text[]) as q(lo, hi)
+           join memory_postings p on p.term between q.lo and q.hi ${inIndex(q.index)}
+           join memories m on m.rowid = p.rowid and m.collection = $3
+           limit $4) x`,
+    single
+      ? [q.terms[0].lo, q.terms[0].hi, q.collection, q.cap]
+      : [q.terms.map((t) => t.lo), q.terms.map((t) => t.hi), q.collection, q.cap],
   );
   return Number(r.rows[0].n);
 }

@@ -58,28 +58,38 @@ describe.skipIf(!storeKinds().includes("pg"))("memory candidates on PostgreSQL",
     await pg?.close();
   });
 
-  for (const mode of ["auto", "search"] as const)
-    for (const prompt of [
-      "cheese and bread",
-      "lamp",
-      "a dog chased the cat up a tree",
-      "chee",
-      "apple rock milk fish",
-    ])
-      it(`${mode}: "${prompt}" ranks as FTS5 does`, async () => {
-        const want = retrieveCandidates(sqlite.db, {
-          collection: "c",
-          prompt,
-          mode,
-          poolSize: 20,
-          pruneBudget: Infinity,
+  // budgets: the defaults (rare here: prefixes from the start), 0 (exact first, widened when they find
+  // fewer than 15), 30 (the gate decides per query)
+  for (const prefixBudget of [undefined, 0, 30])
+    for (const mode of ["auto", "search"] as const)
+      for (const prompt of [
+        "cheese and bread",
+        "lamp",
+        "a dog chased the cat up a tree",
+        "chee",
+        "apple rock milk fish",
+      ])
+        it(`${mode}, prefix budget ${prefixBudget ?? "default"}: "${prompt}" ranks as FTS5 does`, async () => {
+          const want = retrieveCandidates(sqlite.db, {
+            collection: "c",
+            prompt,
+            mode,
+            poolSize: 20,
+            pruneBudget: Infinity,
+            prefixBudget,
+          });
+          const got = await retrieveCandidatesPg(pg.db, {
+            collection: "c",
+            prompt,
+            mode,
+            poolSize: 20,
+            prefixBudget,
+          });
+          expect(want.engine).toBe("fts5");
+          expect(got.candidates.map((c) => c.memoryId)).toEqual(want.candidates.map((c) => c.memoryId));
+          got.candidates.forEach((c, i) => {
+            expect(c.score).toBeCloseTo(want.candidates[i].score, 9);
+          });
+          expect(got.candidates.length).toBeGreaterThan(0);
         });
-        const got = await retrieveCandidatesPg(pg.db, { collection: "c", prompt, mode, poolSize: 20 });
-        expect(want.engine).toBe("fts5");
-        expect(got.candidates.map((c) => c.memoryId)).toEqual(want.candidates.map((c) => c.memoryId));
-        got.candidates.forEach((c, i) => {
-          expect(c.score).toBeCloseTo(want.candidates[i].score, 9);
-        });
-        expect(got.candidates.length).toBeGreaterThan(0);
-      });
 });
