@@ -1,7 +1,8 @@
 -- Memories' full-text index on PostgreSQL, for a BM25 ranked as SQLite's FTS5 ranks it
 -- (db/pg/memory-search.ts computes it): FTS5's own statistics, kept here as tables.
--- 1. jury_fts: words lowercased and stemmed (Snowball's English stemmer, no stop words, as FTS5's
---    porter tokenizer keeps every word); hyphenated words indexed by their parts; numbers as written.
+-- 1. jury_words + jury_fts: text split into words at every ASCII character that is not a letter or
+--    digit (as FTS5's unicode61 splits "src/lib-a.ts", "snake_case" and "1.5"), the words lowercased
+--    and stemmed (Snowball's English stemmer, no stop words: FTS5's porter tokenizer keeps every word).
 -- 2. memory_postings: per term and memory, the term's count in the title, the tags and the body
 --    (the full index is all three columns; the head index, auto mode's, is title and tags).
 -- 3. memory_lengths: each memory's token count per column (BM25's document length);
@@ -16,6 +17,9 @@ ALTER TEXT SEARCH CONFIGURATION jury_fts
 --> statement-breakpoint
 ALTER TEXT SEARCH CONFIGURATION jury_fts
   DROP MAPPING IF EXISTS FOR asciihword, hword, numhword, email, url, url_path, host, file, float, sfloat, version, protocol, tag, entity;
+--> statement-breakpoint
+CREATE FUNCTION jury_words(t text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $$ SELECT regexp_replace(t, '[\x01-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+', ' ', 'g') $$;
 --> statement-breakpoint
 CREATE TABLE memory_postings (
   term text COLLATE "C" NOT NULL,
@@ -60,11 +64,11 @@ BEGIN
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
     WITH words AS (
       SELECT lexeme AS term, coalesce(array_length(positions, 1), 1) AS title, 0 AS tags, 0 AS body
-        FROM unnest(to_tsvector('jury_fts', NEW.title))
+        FROM unnest(to_tsvector('jury_fts', jury_words(NEW.title)))
       UNION ALL
-      SELECT lexeme, 0, coalesce(array_length(positions, 1), 1), 0 FROM unnest(to_tsvector('jury_fts', NEW.tags))
+      SELECT lexeme, 0, coalesce(array_length(positions, 1), 1), 0 FROM unnest(to_tsvector('jury_fts', jury_words(NEW.tags)))
       UNION ALL
-      SELECT lexeme, 0, 0, coalesce(array_length(positions, 1), 1) FROM unnest(to_tsvector('jury_fts', NEW.body))
+      SELECT lexeme, 0, 0, coalesce(array_length(positions, 1), 1) FROM unnest(to_tsvector('jury_fts', jury_words(NEW.body)))
     ), postings AS (
       INSERT INTO memory_postings (term, rowid, title, tags, body)
       SELECT term, NEW.rowid, sum(title), sum(tags), sum(body) FROM words GROUP BY term
