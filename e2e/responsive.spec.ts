@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import { type AppProcess, startApp, stopApp } from "./app-server";
 import { seriousViolations } from "./axe";
 import { APP_PORT, SCRATCH_DIR, SCRIPTED_PORT } from "./constants";
@@ -170,6 +170,118 @@ test.describe("the memory study at 390 px, after two experiments", () => {
     expect(await seriousViolations(page)).toEqual([]);
     await confirm.getByTestId("promote-confirm-no").click();
     await expect(confirm).toHaveCount(0);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});
+
+test.describe("the runs pages with a 5-case × 6-criterion run of three judges, at 390 px", () => {
+  const inWindow = async (l: Locator) => {
+    const r = await l.boundingBox({ timeout: 5_000 }).catch(() => null);
+    return r !== null && r.width > 0 && r.x >= -0.5 && r.x + r.width <= PHONE.width + 0.5;
+  };
+  /** the header cells named, within the window as the page opens (their box not scrolled) */
+  const headersInView = async (table: Locator, names: string[]) => {
+    const out: Record<string, boolean> = {};
+    for (const name of names)
+      out[name] = await inWindow(table.getByRole("columnheader", { name, exact: true }).first());
+    return out;
+  };
+  const allTrue = (names: string[]) => Object.fromEntries(names.map((n) => [n, true]));
+  /** scrolled to its right end, the box still shows its key (first) column */
+  const stickyAfterScroll = async (box: Locator, key: Locator) => {
+    const sizes = await box.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    if (sizes.scroll <= sizes.client) return true; // nothing to scroll: the whole table is in view
+    await box.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+    await expect.poll(() => box.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+    const ok = await inWindow(key);
+    await box.evaluate((el) => el.scrollTo({ left: 0 }));
+    return ok;
+  };
+  const pageFits = async (page: Page) => {
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
+    expect(scrollWidth, (await overflowingElements(page)).join("\n")).toBeLessThanOrEqual(innerWidth);
+  };
+
+  test("runs list: run, status, coverage and failures in view, the run's name stays as the table scrolls", async ({
+    page,
+  }) => {
+    await page.goto("/runs");
+    const table = page.getByTestId("runs-table");
+    await expect(table).toBeVisible();
+    await pageFits(page);
+    const keys = ["Run", "Status", "Coverage", "Failed"];
+    expect(await headersInView(table, keys)).toEqual(allTrue(keys));
+    const row = page.getByTestId(`run-row-${seeded.runs[1]}`);
+    expect(await inWindow(row.getByTestId("run-status"))).toBe(true);
+    expect(await inWindow(row.getByTestId("run-coverage-pct"))).toBe(true);
+    expect(await inWindow(row.getByTestId("run-failed"))).toBe(true);
+    expect(await stickyAfterScroll(page.getByRole("region", { name: "Runs" }), row.getByRole("link"))).toBe(
+      true,
+    );
+    // the estimate of the run form: its cost and time columns in view
+    const estimate = page.getByTestId("estimate").first();
+    await expect(estimate).toBeVisible();
+    expect(await headersInView(estimate, ["N", "Est. cost", "Est. time"])).toEqual(
+      allTrue(["N", "Est. cost", "Est. time"]),
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test("run page: the case, its first verdicts and their coverage in view; judge names wrap at word boundaries", async ({
+    page,
+  }) => {
+    await page.goto(`/runs/${seeded.runs[1]}`);
+    const table = page.getByTestId("results-table");
+    await expect(table).toBeVisible();
+    await pageFits(page);
+    const first = page.getByTestId(`case-row-${seeded.firstCase}`);
+    expect(await inWindow(first.getByRole("rowheader"))).toBe(true);
+    expect(await inWindow(table.getByRole("columnheader", { name: "correctness" }))).toBe(true);
+    expect(await inWindow(first.getByTestId(`cell-${seeded.firstCase}-correctness`))).toBe(true);
+    expect(await inWindow(first.getByTestId("cell-coverage").first())).toBe(true);
+    expect(
+      await stickyAfterScroll(page.getByRole("region", { name: "Verdicts" }), first.getByRole("rowheader")),
+    ).toBe(true);
+    // the panel's table: no judge name broken a character per line (at most two lines each)
+    const names = page.getByTestId("panel-stats").getByTestId("judge-name");
+    await expect(names).toHaveCount(4 * seeded.judges.length);
+    const lines = await names.evaluateAll((els) =>
+      els.map((el) => {
+        const lh = Number.parseFloat(getComputedStyle(el).lineHeight);
+        return { name: el.textContent, lines: Math.round(el.getBoundingClientRect().height / lh) };
+      }),
+    );
+    expect(lines.filter((l) => l.lines > 2)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test("compare: case, verdict and what each side rests on in view; the cell's name stays as the table scrolls", async ({
+    page,
+  }) => {
+    await page.goto(`/runs/compare?a=${seeded.runs[0]}&b=${seeded.runs[1]}`);
+    const table = page.getByTestId("compare-table");
+    await expect(table).toBeVisible();
+    await pageFits(page);
+    const keys = ["Case · criterion", "Verdict", "Answered A / B"];
+    expect(await headersInView(table, keys)).toEqual(allTrue(keys));
+    const firstCell = table.locator("tbody tr").first().getByRole("rowheader");
+    expect(await inWindow(firstCell)).toBe(true);
+    expect(await stickyAfterScroll(page.getByRole("region", { name: "Comparison" }), firstCell)).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test("settings: the price table's Output column is in view", async ({ page }) => {
+    await page.goto("/settings");
+    const prices = page.getByRole("region", { name: "Prices" });
+    await expect(prices).toBeVisible();
+    await pageFits(page);
+    expect(await headersInView(prices, ["Judge (provider:model)", "Input", "Output"])).toEqual(
+      allTrue(["Judge (provider:model)", "Input", "Output"]),
+    );
+    expect(await inWindow(prices.getByRole("spinbutton", { name: /^Output price of/ }).first())).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
   });
 });

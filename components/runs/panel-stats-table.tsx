@@ -37,7 +37,9 @@ export function PanelStatsTable({ stats }: { stats: CriterionPanelStats[] }) {
                 <td>{i === 0 ? c.criterionId : ""}</td>
                 <td>{i === 0 ? `${fmt(c.alphaAcrossJudges)} (n=${c.cases})` : ""}</td>
                 <td>
-                  <code className="text-xs">{j.judge}</code>
+                  <code className="text-xs" data-testid="judge-name">
+                    {j.judge}
+                  </code>
                 </td>
                 <td>{fmt(j.selfConsistency)}</td>
                 <td>{j.meanOffset === null ? "—" : `${j.meanOffset >= 0 ? "+" : ""}${fmt(j.meanOffset)}`}</td>
