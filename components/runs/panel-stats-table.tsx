@@ -1,3 +1,4 @@
+import { JudgeName } from "@/components/ui/judge-name";
 import { ScrollTable } from "@/components/ui/scroll-table";
 import { TableHead } from "@/components/ui/table-head";
 import type { CriterionPanelStats } from "@/lib/judging/panel-stats";
@@ -36,10 +37,8 @@ export function PanelStatsTable({ stats }: { stats: CriterionPanelStats[] }) {
               <tr key={`${c.criterionId}-${j.judge}`} className={i === 0 ? "border-t border-zinc-200" : ""}>
                 <td>{i === 0 ? c.criterionId : ""}</td>
                 <td>{i === 0 ? `${fmt(c.alphaAcrossJudges)} (n=${c.cases})` : ""}</td>
-                <td>
-                  <code className="text-xs" data-testid="judge-name">
-                    {j.judge}
-                  </code>
+                <td className="min-w-36">
+                  <JudgeName judge={j.judge} />
                 </td>
                 <td>{fmt(j.selfConsistency)}</td>
                 <td>{j.meanOffset === null ? "—" : `${j.meanOffset >= 0 ? "+" : ""}${fmt(j.meanOffset)}`}</td>
