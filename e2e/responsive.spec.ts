@@ -228,7 +228,10 @@ async function legendColors(page: Page): Promise<Record<string, string>> {
       ]),
     );
   const by: Record<string, Set<string>> = {};
-  for (const [k, color] of items) (by[k] ??= new Set()).add(color);
+  for (const [k, color] of items) {
+    by[k] = by[k] ?? new Set();
+    by[k].add(color);
+  }
   return Object.fromEntries(Object.entries(by).map(([k, v]) => [k, [...v].join(" | ")]));
 }
 
