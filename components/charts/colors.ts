@@ -8,7 +8,7 @@
  * legend names each judge beside its swatch, so no reading rests on colour alone.
  *
  * The rule that gives a judge its colour: the FNV-1a hash of its id picks a hue, so `local:a` is
- * drawn alike on a run, on the next run, on compare and on a review. When two judges of one page
+ * drawn alike on a run, on the next run and on compare. When two judges of one page
  * hash to the same hue, the later one by id takes the next hue in palette order that no earlier one
  * holds. A page resolves this once over all the judges it shows (the run's panel, both panels on
  * compare) and hands the same map to every chart and legend on it, so one judge is one colour
