@@ -238,7 +238,7 @@ async function legendColors(page: Page): Promise<Record<string, string>> {
 test("the runs pages with a 5-case × 6-criterion run of three judges at 390 px: no sideways scroll, key columns in view, judge names whole, axe clean", async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000); // four pages, each laid out and checked by axe, on a shared machine
   const problems: Record<string, string[]> = {};
 
   // runs list: run, status, coverage and failures in view; the run's name stays as the table scrolls

@@ -143,7 +143,8 @@ export function ScoreSpreadChart({
           )
         </span>
       </figcaption>
-      <div className="h-56 w-full" aria-hidden="true">
+      {/* recharts makes the chart focusable for its keyboard tooltips; the legend below reads it out */}
+      <div className="h-56 w-full">
         <ResponsiveContainer width="100%" height="100%">
           <ScatterChart margin={{ top: 8, right: 8, bottom: 4, left: -16 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e4e4e7" />

@@ -65,7 +65,7 @@ export default async function RunPage({ params, searchParams }: Props) {
         <CellDetail runId={run.id} cell={data.cell} live={live} unpriced={unpriced} colors={colors} />
       )}
       <Card title="Panel agreement (over this run's cases)">
-        <PanelStatsTable stats={data.panel} />
+        <PanelStatsTable stats={data.panel} colors={colors} />
       </Card>
     </div>
   );
