@@ -298,6 +298,10 @@ test("the runs pages with a 5-case × 6-criterion run of three judges at 390 px:
   expect(new Set(Object.values(seen)).size).toBe(seeded.judges.length + 1);
   for (const v of Object.values(seen)) expect(v).not.toContain("|");
   await c.inView("the first score spread", page.getByTestId("score-spread").first());
+  // each chart draws a box per judge and the panel's, and a dot per case answered
+  const firstChart = page.getByTestId("score-spread").first();
+  await expect(firstChart.locator("[data-box]")).toHaveCount(seeded.judges.length + 1);
+  await expect(firstChart.locator(".recharts-scatter-symbol")).toHaveCount(5 * (seeded.judges.length + 1));
   const runColors = seen;
   await c.axe();
   problems.run = c.problems;
