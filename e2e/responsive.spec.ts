@@ -341,6 +341,7 @@ test("the runs pages with a 5-case × 6-criterion run of three judges at 390 px:
 
 // last: it lists every page that is too wide (the tests above would be skipped after a failure)
 test("every page at 390×844 is no wider than the window", async ({ page }) => {
+  test.setTimeout(180_000); // sixteen pages with a three-judge run's data, on a shared machine
   const wide: Record<string, { scrollWidth: number; innerWidth: number; elements: string[] }> = {};
   for (const p of everyPage(seeded)) {
     const res = await page.goto(p.url);
