@@ -8,6 +8,7 @@ import {
   type SampleScore,
 } from "../judging/aggregate";
 import { getOrInsert } from "../map-utils";
+import { verdictRows } from "./live-verdicts";
 import type { CaseCriterion } from "./plan-run";
 
 /**
@@ -67,18 +68,5 @@ export function finalizeRun(
     panel: options.panel,
     criterionJudges: options.criterionJudges,
   });
-  replaceResults(
-    db,
-    runId,
-    verdicts.map(({ caseId, verdict: v }) => ({
-      runId,
-      caseId,
-      criterionId: v.criterion_id,
-      finalScore: v.final_score,
-      passed: v.passed,
-      consensusLevel: v.consensus_level,
-      flagForReview: v.flag_for_review,
-      data: v,
-    })),
-  );
+  replaceResults(db, runId, verdictRows(runId, verdicts));
 }

@@ -3,12 +3,12 @@ import { connection } from "next/server";
 import { CellDetail } from "@/components/runs/cell-detail";
 import { FailuresCard } from "@/components/runs/failures-card";
 import { LiveProgress } from "@/components/runs/live-progress";
+import { LiveRun } from "@/components/runs/live-run";
 import { PanelStatsTable } from "@/components/runs/panel-stats-table";
 import { RunHeader } from "@/components/runs/run-header";
 import { VerdictsCard } from "@/components/runs/verdicts-card";
 import { Card } from "@/components/ui/card";
 import { getDb } from "@/db/client";
-import { isLive } from "@/lib/jobs/live";
 import { loadRunPage } from "@/lib/runs/run-page";
 import { runIdSchema } from "@/lib/validations/runs";
 
@@ -28,34 +28,33 @@ export default async function RunPage({ params, searchParams }: Props) {
   if (!runIdSchema.safeParse(id).success) notFound();
   const data = loadRunPage(getDb(), id, await searchParams);
   if (!data) notFound();
-  const { run, coverage, unpriced } = data;
-  const live = isLive(run.status);
+  const { run, coverage, unpriced, live } = data;
 
   return (
-    <div className="space-y-4">
-      <RunHeader
-        run={run}
-        caseCount={data.caseCount}
-        criteriaCount={data.criteria.length}
-        coverage={coverage}
-        unpriced={unpriced}
-      />
-      <Card>
-        <LiveProgress runId={run.id} initial={data.progress} unpriced={unpriced.length > 0} />
-      </Card>
-      <FailuresCard runId={run.id} failures={data.failures} coverage={coverage} live={live} />
-      <VerdictsCard
-        runId={run.id}
-        caseCount={data.caseCount}
-        criteriaCount={data.criteria.length}
-        triage={data.triage}
-        criteria={data.criteria}
-        selected={data.selected}
-      />
-      {data.cell && <CellDetail runId={run.id} cell={data.cell} live={live} unpriced={unpriced} />}
-      <Card title="Panel agreement (over this run's cases)">
-        <PanelStatsTable stats={data.panel} />
-      </Card>
-    </div>
+    <LiveRun runId={run.id} initial={data.progress}>
+      <div className="space-y-4">
+        <RunHeader
+          run={run}
+          caseCount={data.caseCount}
+          criteriaCount={data.criteria.length}
+          unpriced={unpriced}
+        />
+        <Card>
+          <LiveProgress runId={run.id} unpriced={unpriced.length > 0} n={run.options.n} />
+        </Card>
+        <FailuresCard runId={run.id} failures={data.failures} coverage={coverage} live={live} />
+        <VerdictsCard
+          runId={run.id}
+          live={live}
+          triage={data.triage}
+          criteria={data.criteria}
+          selected={data.selected}
+        />
+        {data.cell && <CellDetail runId={run.id} cell={data.cell} live={live} unpriced={unpriced} />}
+        <Card title="Panel agreement (over this run's cases)">
+          <PanelStatsTable stats={data.panel} />
+        </Card>
+      </div>
+    </LiveRun>
   );
 }
