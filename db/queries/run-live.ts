@@ -33,6 +33,12 @@ function statements(db: Db) {
               score, error
        from samples where run_id = ? and superseded_at is null order by id`,
     ),
+    firstError: c
+      .prepare(
+        `select error from samples where run_id = ? and judge = ? and superseded_at is null and error is not null
+         order by id limit 1`,
+      )
+      .pluck(),
     maxId: c.prepare("select max(id) from samples where run_id = ?").pluck(),
     // `+run_id`: walk the primary key down from the run's newest sample instead of sorting its index
     latest: c.prepare(
@@ -97,3 +103,19 @@ export type LiveScore = {
   score: number | null;
   error: string | null;
 };
+
+/**
+ * The judges of a run that answered none of their samples and failed at least one, with their first
+ * error message: the run form leaves them unticked next time (lib/runs/form-memory.ts).
+ */
+export function getFailedJudges(
+  db: Db,
+  { runId, judges }: { runId: string; judges: readonly string[] },
+): { judge: string; message: string }[] {
+  const st = stmts(db);
+  return judges.flatMap((judge) => {
+    if (st.judgeAnswered.get(runId, judge) === 1) return [];
+    const message = st.firstError.get(runId, judge) as string | undefined;
+    return message ? [{ judge, message }] : [];
+  });
+}
