@@ -38,12 +38,12 @@ test("change N in the settings modal, start a run, watch it progress, open its s
 
   // live progress: the count moves, then the run finishes
   const progress = page.getByTestId("progress-count");
-  await expect(progress).toContainText(/of \d+ tasks/);
+  await expect(progress).toContainText(/of \d+ samples/);
   const total = Number((await progress.textContent())?.match(/of (\d+)/)?.[1]);
   await expect(page.getByTestId("run-status")).toHaveText("running");
-  await expect(progress).not.toHaveText(`0 of ${total} tasks`, { timeout: 15_000 });
+  await expect(progress).not.toHaveText(`0 of ${total} samples`, { timeout: 15_000 });
   await expect(page.getByTestId("run-status")).toHaveText("done", { timeout: 45_000 });
-  await expect(progress).toHaveText(`${total} of ${total} tasks`);
+  await expect(progress).toHaveText(`${total} of ${total} samples`);
   await expect(page.getByTestId("run-coverage")).toContainText("2 of 2 judges answered");
 
   // the verdict table, then one cell: the spread chart and each sample's reasoning
