@@ -17,7 +17,10 @@ import type { CaseCriterion } from "./plan-run";
  * come from the run, and a criterion's own override them.
  */
 export function computeVerdicts(
-  cases: { caseId: string; criteria: CaseCriterion[] }[],
+  cases: readonly {
+    caseId: string;
+    criteria: readonly Pick<CaseCriterion, "id" | "type" | "scale" | "threshold" | "panel">[];
+  }[],
   samples: Pick<Sample, "caseId" | "criterionId" | "judge" | "sampleIndex" | "score" | "error">[],
   judges: string[],
   opts: { n?: number; panel?: Partial<PanelOptions>; criterionJudges?: Record<string, string[]> } = {},

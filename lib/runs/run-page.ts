@@ -3,6 +3,7 @@ import { getVerdictLabel } from "@/db/queries/labels";
 import { getRunLive } from "@/db/queries/progress";
 import { getRunScores } from "@/db/queries/run-live";
 import {
+  type CaseIndexEntry,
   getCellJudgeStats,
   getFailureMessages,
   getRunCase,
@@ -12,7 +13,7 @@ import {
   getVerdictSummaries,
   judgeCountsOf,
 } from "@/db/queries/run-page";
-import { getRunById, getRunCases, getRunSampleHistory } from "@/db/queries/runs";
+import { getRunById, getRunSampleHistory } from "@/db/queries/runs";
 import type { RunOptions } from "@/db/schema";
 import type { RunCase, Sample } from "../domain";
 import { isLive } from "../jobs/live";
@@ -46,7 +47,7 @@ export function loadRunPage(db: Db, runId: string, sp: Params) {
   const stats = getCellJudgeStats(db, { runId });
   const live = isLive(run.status);
   // a live run's verdicts are computed from its samples so far (partial), not read from a finish
-  const liveRows = live ? liveVerdicts(db, run) : undefined;
+  const liveRows = live ? liveVerdicts(db, run, cases) : undefined;
   const verdicts = liveRows ? verdictSummaries(liveRows) : getVerdictSummaries(db, { runId });
 
   const hasDeterministic = cases.some((c) => c.criteria.some((x) => x.type === "deterministic"));
@@ -109,17 +110,16 @@ type RunLike = { id: string; options: { judges: string[]; n: number } };
  * A live run's verdicts so far: the finished run's rule (computeVerdicts) over the samples stored
  * until now. The page marks the ones with samples pending as partial.
  */
-function liveVerdicts(db: Db, run: RunLike & { options: Pick<RunOptions, "panel" | "criterionJudges"> }) {
-  const verdicts = computeVerdicts(
-    getRunCases(db, { runId: run.id }),
-    getRunScores(db, { runId: run.id }),
-    run.options.judges,
-    {
-      n: run.options.n,
-      panel: run.options.panel,
-      criterionJudges: run.options.criterionJudges,
-    },
-  );
+function liveVerdicts(
+  db: Db,
+  run: RunLike & { options: Pick<RunOptions, "panel" | "criterionJudges"> },
+  cases: CaseIndexEntry[],
+) {
+  const verdicts = computeVerdicts(cases, getRunScores(db, { runId: run.id }), run.options.judges, {
+    n: run.options.n,
+    panel: run.options.panel,
+    criterionJudges: run.options.criterionJudges,
+  });
   return verdictRows(run.id, verdicts);
 }
 
