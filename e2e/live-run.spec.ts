@@ -142,6 +142,16 @@ test("a live run shows partial verdicts as samples arrive, one count in the head
     await expect(page.getByTestId("cell-partial")).toHaveCount(0);
     await expect(page.getByTestId("human-label").getByTestId("label-pass")).toBeVisible();
 
+    // one sample numbering: "sample k of N" in the cell and in the call inspector
+    const first = page.getByTestId("sample").first();
+    await expect(first.getByTestId("sample-number")).toHaveText("sample 1 of 3");
+    await first.getByTestId("inspect-call").click();
+    await expect(page.getByTestId("inspector-sample")).toHaveText("sample 1 of 3");
+    await expect(page.getByTestId("request-params")).toContainText("sample 1 of 3");
+    await expect(page.getByTestId("call-inspector")).not.toContainText(/sample index|sample #/);
+    await page.goBack();
+    await expect(page.getByTestId("results-table")).toBeVisible();
+
     // filters: FAIL shows only the failing case's cell; failed samples count samples, as the header does
     await expect(run.status("fail")).toHaveText("Verdict FAIL (1)");
     await run.filterByKeyboard("fail");

@@ -81,7 +81,9 @@ export default async function CallInspectorPage({ params }: Props) {
         }
       >
         Call: <code className="text-lg">{s.judge}</code> ·{" "}
-        <span data-testid="inspector-sample">{sampleLabel(s.sampleIndex, x.run.n)}</span>
+        <span data-testid="inspector-sample">
+          {sampleLabel(s.sampleIndex, x.kind === "llm" ? x.run.n : 1)}
+        </span>
       </PageTitle>
       <p className="-mt-3 text-xs text-zinc-600">
         run <span className="font-mono">{x.run.id}</span> ({x.run.suiteName}) · case {x.caseName} (
