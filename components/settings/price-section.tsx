@@ -42,19 +42,20 @@ export function PriceSection({ value, set, err }: Props) {
         Prices for cost estimates (USD per million tokens)
       </legend>
       <ScrollTable label="Prices">
-        <table className="w-full min-w-[26rem] text-sm">
+        {/* fits a phone: the judge box takes what the two price boxes and the remove button leave */}
+        <table className="w-full table-fixed text-sm">
           <thead>
             <tr className="text-left text-xs text-zinc-600">
               <th scope="col" className="font-medium">
                 Judge (provider:model)
               </th>
-              <th scope="col" className="w-24 font-medium">
+              <th scope="col" className="w-20 font-medium sm:w-24">
                 Input
               </th>
-              <th scope="col" className="w-24 font-medium">
+              <th scope="col" className="w-20 font-medium sm:w-24">
                 Output
               </th>
-              <th scope="col">
+              <th scope="col" className="w-8">
                 <span className="sr-only">Remove</span>
               </th>
             </tr>

@@ -58,7 +58,7 @@ export type CaseIndexEntry = {
   criteria: Pick<CaseCriterion, "id" | "type" | "threshold" | "scale" | "panel">[];
 };
 
-/** Every case of a run, in case id order: its id, name and criteria (no input or output). */
+/** Every case of a run, in case id order: its id, name and criteria with their scales (no input or output). */
 export function getRunCaseIndex(db: Db, { runId }: { runId: string }): CaseIndexEntry[] {
   const rows = stmts(db).caseIndex.all(runId) as { caseId: string; name: string; criteria: string }[];
   return rows.map((r) => ({
