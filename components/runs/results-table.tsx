@@ -33,9 +33,10 @@ const STICKY = "max-md:sticky max-md:left-0 max-md:z-10 max-md:w-28 max-md:min-w
 const filtered = (q: TriageQuery) => q.status !== "all" || q.judge !== null;
 
 /**
- * Cases × criteria: final score, pass/fail (while the run is live and a cell's samples are still
- * pending, its score so far marked "partial", with no pass/fail, consensus or flag), what it rests on (judges and samples answered of asked),
+ * Cases × criteria: final score, pass/fail, what it rests on (judges and samples answered of asked),
  * consensus (only where two judges or more answered), review flags. Each cell opens its samples.
+ * While the run is live, a cell with samples pending shows its score so far marked "partial", with
+ * no pass/fail, consensus or flag.
  * Under a triage filter only the matching cells are shown (the cases and criteria without one are
  * left out); with a judge chosen, each cell also shows that judge's own mean and failures.
  */
