@@ -18,6 +18,7 @@ import {
   SET_STAMP,
 } from "@/db/queries/agreement";
 import { getJob } from "@/db/queries/jobs";
+import { getRunById } from "@/db/queries/runs";
 import { type JobContext, runJob } from "../jobs/runner";
 import { readUtf8File } from "../read-text";
 import type { BootstrapOptions } from "../stats/bootstrap";
@@ -229,6 +230,7 @@ export async function currentReport(
 ): Promise<AgreementShown | undefined> {
   const stored = storedReport(db, id);
   if (stored) return stored;
+  if (!getAgreementSet(db, id) && !getRunById(db, { id })) return undefined;
   let shown: AgreementShown | undefined;
   const outcome = await runJob(
     db,

@@ -571,7 +571,11 @@ export async function agreementCommand(argv: string[]): Promise<number> {
       const shown = await withInterrupt((signal) =>
         currentReport(db, positionals[0], { signal, onProgress: progressLine("report") }),
       );
-      if (!shown) return (s.showAgreement(db, positionals[0]), 0); // names the id that is neither
+      if (!shown)
+        throw new JuryError(
+          "not_found",
+          `No import or run with id "${positionals[0]}" (jury agreement list shows the imports and the labelled runs)`,
+        );
       const out = forJson(shown, all);
       if (asJson) print(shown.kind === "set" ? { kind: "import", ...out } : { kind: "run", ...out });
       else process.stdout.write(shown.kind === "set" ? setText(shown.report) : runText(shown.report));
