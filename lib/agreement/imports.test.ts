@@ -409,3 +409,14 @@ describe("nesting depth", () => {
     expect(ps[0].message).toContain("nested deeper than 100 levels (in [0].results[0]…)");
   });
 });
+
+describe("large files", () => {
+  it("a 150,000-line graded JSONL without --scale takes its scale from the values (no stack overflow)", () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 150_000; i++)
+      lines.push(`{"item_id":"i${i}","judge":"j","score":${i % 5},"gold":${(i + 1) % 5}}`);
+    const p = parseJsonlImport({ name: "big.jsonl", text: lines.join("\n") });
+    expect(p.options).toMatchObject({ kind: "graded", scale: [0, 4] });
+    expect(p.items).toHaveLength(150_000);
+  });
+});

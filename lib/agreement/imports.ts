@@ -653,8 +653,14 @@ export function parseJsonlImport(f: ImportFile, opts: JsonlOptions = {}): Parsed
   if (rows.length === 0 && problems.length === 0) p(null, "(file)", "holds no judgment");
   let scale = opts.scale;
   if (k === "graded" && !scale && problems.length === 0) {
-    const all = [...gold.values()].map((g) => g.value).concat([...judged.values()].map((j) => j.label));
-    scale = [Math.min(...all), Math.max(...all)];
+    // a loop, not Math.min(...all): a spread of 150,000 values overflows the call stack
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    for (const v of [...gold.values()].map((g) => g.value).concat([...judged.values()].map((j) => j.label))) {
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    scale = [lo, hi];
   }
   if (k === "graded" && opts.cut !== undefined && scale && !(opts.cut > scale[0] && opts.cut <= scale[1]))
     problems.push({
