@@ -205,6 +205,7 @@ async function main() {
           `≤ ${TARGET.trecWallS} s`,
           trec.wallS <= TARGET.trecWallS,
         ),
+        row(`  (CPU)`, `${trec.cpuS.toFixed(2)} s`, "", true),
         row(
           `  peak RSS`,
           `${trec.maxRssMb.toFixed(0)} MB`,
