@@ -183,7 +183,9 @@ Commands:
   undo <run>                               undo the newest label change of a run
 
 Every figure comes with n (the items it rests on) and a 95 % interval: Wilson for a proportion,
-a percentile bootstrap over items for κ, quadratic κ, α and the mean accuracy of two orders.
+a percentile bootstrap for κ, quadratic κ, α and the mean accuracy of two orders (drawn from the
+confusion cells' counts: the same distribution as resampling items). Reports are stored: show
+reads them; --json summarises disagreements (--all-disagreements lists them all).
 jury agreement <command> --help for its options.
 `;
 
