@@ -156,12 +156,3 @@ export async function cancelAgreementJob(jobId: string): Promise<ActionResult<nu
   revalidatePath("/agreement");
   return { ok: true, data: null };
 }
-
-/** Starts computing a stored report again (a run whose labels changed, or a set without one). */
-export async function startAgreementReport(id: string): Promise<ActionResult<{ jobId: string }>> {
-  const bad = wrongShape(id, "a string");
-  if (bad) return bad;
-  if (!agreementIdSchema.safeParse(id).success) return actionFailed("Not an import or run id");
-  const { ensureReportJob } = await import("@/lib/agreement/report-job");
-  return { ok: true, data: { jobId: ensureReportJob(getDb(), id) } };
-}

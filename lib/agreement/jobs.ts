@@ -17,7 +17,6 @@ import {
   runAgreementStamp,
   SET_STAMP,
 } from "@/db/queries/agreement";
-import { getJob } from "@/db/queries/jobs";
 import { getRunById } from "@/db/queries/runs";
 import { type JobContext, runJob } from "../jobs/runner";
 import { readUtf8File } from "../read-text";
@@ -179,8 +178,6 @@ export async function runImportJob(
   return result;
 }
 
-export { Cancelled as AgreementJobCancelled };
-
 /** The stored report of an import or run when it is current; undefined when missing or stale. */
 export function storedReport(db: Db, id: string): AgreementShown | undefined {
   const r = getAgreementReport(db, id);
@@ -254,10 +251,4 @@ export async function currentReport(
   );
   if (outcome.status === "failed") throw new Error(outcome.error ?? "the report failed");
   return shown;
-}
-
-/** Whether a job of this id is queued or running (a page shows its progress instead of a report). */
-export function jobIsLive(db: Db, id: string): boolean {
-  const j = getJob(db, { id });
-  return j?.status === "queued" || j?.status === "running";
 }

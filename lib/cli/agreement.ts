@@ -385,10 +385,6 @@ export function runText(r: RunAgreement): string {
 
 // ─── command ─────────────────────────────────────────────────────────────────
 
-async function service() {
-  return import("../agreement/service");
-}
-
 /** Runs `work` with a signal that Ctrl-C aborts (the job is cancelled: nothing is stored). */
 async function withInterrupt<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
@@ -518,7 +514,6 @@ export async function agreementCommand(argv: string[]): Promise<number> {
   const db = getDb();
   const asJson = Boolean(values.json);
   const print = (x: unknown) => process.stdout.write(`${JSON.stringify(x, null, 2)}\n`);
-  const s = await service();
 
   const all = Boolean(values["all-disagreements"]);
   const importAs = async (spec: Omit<ImportSpec, "setId">) => {
