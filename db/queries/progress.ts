@@ -95,3 +95,25 @@ export function getReviewLive(db: Db, id: string): LiveProgress | undefined {
     stored: Boolean(stored),
   };
 }
+
+/** An agreement import's or report's job: its counters (files read, then judges computed) and outcome. */
+export function getAgreementJobLive(db: Db, id: string): LiveProgress | undefined {
+  const job = db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.id, id), eq(jobs.kind, "agreement")))
+    .get();
+  if (!job) return undefined;
+  return {
+    kind: "agreement",
+    status: job.status,
+    total: job.total,
+    done: job.done,
+    errors: job.errors,
+    costUsd: 0,
+    startedAt: job.startedAt?.getTime() ?? null,
+    latest: [],
+    cursor: 0,
+    error: job.error,
+  };
+}

@@ -19,7 +19,7 @@ export type LiveStatus =
   | "interrupted";
 
 export type LiveProgress = {
-  kind: "run" | "experiment" | "review";
+  kind: "run" | "experiment" | "review" | "agreement";
   status: LiveStatus;
   total: number;
   done: number;
@@ -33,7 +33,7 @@ export type LiveProgress = {
   /** runs: the panel's judges, and those with at least one answered sample */
   judgesAsked?: number;
   judgesAnswered?: number;
-  /** reviews: why the job stopped unfinished (cancelled, interrupted, failed) */
+  /** reviews and agreement jobs: why the job stopped unfinished (cancelled, interrupted, failed) */
   error?: string | null;
   /** reviews: the review is stored (its page exists) */
   stored?: boolean;
