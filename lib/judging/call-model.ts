@@ -1,5 +1,12 @@
 import { APICallError } from "@ai-sdk/provider";
-import { generateText, jsonSchema, type LanguageModel, NoObjectGeneratedError, Output } from "ai";
+import {
+  generateText,
+  jsonSchema,
+  type LanguageModel,
+  type LanguageModelUsage,
+  NoObjectGeneratedError,
+  Output,
+} from "ai";
 import { MAX_REPLY_BYTES_ENV, maxReplyBytes } from "../env/limits";
 import { isJuryError, JuryError } from "../errors";
 import { redactSecrets } from "../redact";
@@ -16,12 +23,27 @@ export type CallOptions = {
   signal?: AbortSignal;
   /** injectable for tests */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * Ask the provider to cache the prompt's prefix (system and prompt are the stable part): Anthropic
+   * gets a cache breakpoint at the prompt's end, OpenAI the cache key (calls sharing it are routed
+   * to the same cache), Gemini caches a repeated prefix by itself.
+   */
+  promptCache?: PromptCacheHint;
 };
+
+export type PromptCacheHint = { provider: "openai" | "anthropic" | "google"; key: string };
 
 export type CallResult = {
   text: string;
+  /** every input token, those read from or written to the provider's prompt cache included */
   inputTokens: number;
   outputTokens: number;
+  /** input read from the provider's prompt cache */
+  cacheReadTokens: number;
+  /** input written to the provider's prompt cache */
+  cacheWriteTokens: number;
+  /** of the output, the model's reasoning */
+  reasoningTokens: number;
   latencyMs: number;
   attempts: number;
 };
@@ -41,6 +63,9 @@ export function partialReply(err: unknown): PartialReply {
     rawText: typeof d.text === "string" ? d.text : undefined,
     inputTokens: d.inputTokens,
     outputTokens: d.outputTokens,
+    cacheReadTokens: d.cacheReadTokens,
+    cacheWriteTokens: d.cacheWriteTokens,
+    reasoningTokens: d.reasoningTokens,
     latencyMs: d.latencyMs,
     attempts: d.attempts,
   };
@@ -121,25 +146,17 @@ async function attemptOnce(opts: CallOptions): Promise<Omit<CallResult, "latency
     const result = await generateText({
       model: opts.model,
       system: opts.system,
-      prompt: opts.prompt,
+      ...promptOf(opts),
       temperature: opts.temperature,
       maxRetries: 0,
       abortSignal,
       ...(opts.schema ? { output: outputFor(opts.schema) } : {}),
     });
-    return {
-      text: result.text,
-      inputTokens: result.usage.inputTokens ?? 0,
-      outputTokens: result.usage.outputTokens ?? 0,
-    };
+    return { text: result.text, ...tokensOf(result.usage) };
   } catch (err) {
     // The model answered, but not with schema-valid JSON: keep its text for the fallback parser.
     if (NoObjectGeneratedError.isInstance(err) && err.text !== undefined) {
-      return {
-        text: err.text,
-        inputTokens: err.usage?.inputTokens ?? 0,
-        outputTokens: err.usage?.outputTokens ?? 0,
-      };
+      return { text: err.text, ...tokensOf(err.usage) };
     }
     if (attempt.timedOut() && !opts.signal?.aborted) {
       throw new JuryError("timeout", `No answer within ${opts.timeoutMs} ms`);
@@ -148,6 +165,40 @@ async function attemptOnce(opts: CallOptions): Promise<Omit<CallResult, "latency
   } finally {
     attempt.done();
   }
+}
+
+const EPHEMERAL = { anthropic: { cacheControl: { type: "ephemeral" } } } as const;
+
+/**
+ * The prompt as the SDK takes it: a plain prompt, or with prompt caching asked for, one user message
+ * whose text ends with Anthropic's cache breakpoint (everything before it, the system prompt included,
+ * is cached), or OpenAI's cache key.
+ */
+function promptOf(opts: CallOptions) {
+  const hint = opts.promptCache;
+  if (hint?.provider === "anthropic")
+    return {
+      messages: [
+        {
+          role: "user" as const,
+          content: [{ type: "text" as const, text: opts.prompt, providerOptions: EPHEMERAL }],
+        },
+      ],
+    };
+  if (hint?.provider === "openai")
+    return { prompt: opts.prompt, providerOptions: { openai: { promptCacheKey: hint.key } } };
+  return { prompt: opts.prompt };
+}
+
+/** The SDK's usage as Jury stores it: its input total counts cache reads and writes for every provider. */
+function tokensOf(usage: Partial<LanguageModelUsage> | undefined) {
+  return {
+    inputTokens: usage?.inputTokens ?? 0,
+    outputTokens: usage?.outputTokens ?? 0,
+    cacheReadTokens: usage?.inputTokenDetails?.cacheReadTokens ?? usage?.cachedInputTokens ?? 0,
+    cacheWriteTokens: usage?.inputTokenDetails?.cacheWriteTokens ?? 0,
+    reasoningTokens: usage?.outputTokenDetails?.reasoningTokens ?? usage?.reasoningTokens ?? 0,
+  };
 }
 
 const outputs = new WeakMap<Record<string, unknown>, ReturnType<typeof Output.object>>();

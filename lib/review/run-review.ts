@@ -4,7 +4,7 @@ import { type CallScheduler, createCallScheduler } from "../jobs/scheduler";
 import { aggregateAcrossModels, type Coverage, type CriterionVerdict } from "../judging/aggregate";
 import { type CallResult, callModel } from "../judging/call-model";
 import { parseJsonLoose } from "../judging/parse-json";
-import { costOf } from "../pricing";
+import { costOf, resolvePrice } from "../pricing";
 import { getModel } from "../providers/get-model";
 import { structuredOutputSchema } from "../schemas/structured-output";
 import type { Settings } from "../settings/schema";
@@ -118,7 +118,7 @@ async function ask(
   calls: ReviewCall[],
 ): Promise<CallResult> {
   const started = performance.now();
-  const price = o.settings.prices[judge];
+  const price = resolvePrice(o.settings.prices, judge);
   try {
     const model = getModel(judge, { settings: o.settings });
     const call = () =>
@@ -138,7 +138,7 @@ async function ask(
       judge,
       inputTokens: r.inputTokens,
       outputTokens: r.outputTokens,
-      costUsd: price ? costOf(price, r.inputTokens, r.outputTokens) : judge.startsWith("mock:") ? 0 : null,
+      costUsd: price ? costOf(price, r) : judge.startsWith("mock:") ? 0 : null,
       latencyMs: r.latencyMs,
     });
     return r;
@@ -431,11 +431,11 @@ async function collectSamples(o: ReviewOptions, message: string, calls: ReviewCa
 
 /** A call's tokens and cost, as a sample stores them (null cost: the judge has no price). */
 function tokensOf(judge: string, r: CallResult, o: ReviewOptions) {
-  const price = o.settings.prices[judge];
+  const price = resolvePrice(o.settings.prices, judge);
   return {
     inputTokens: r.inputTokens,
     outputTokens: r.outputTokens,
-    costUsd: price ? costOf(price, r.inputTokens, r.outputTokens) : judge.startsWith("mock:") ? 0 : null,
+    costUsd: price ? costOf(price, r) : judge.startsWith("mock:") ? 0 : null,
   };
 }
 

@@ -11,9 +11,9 @@ import { partialReply } from "../judging/call-model";
 import { parseJudgment } from "../judging/parse-json";
 import { buildJudgePrompt, type JudgeRequest } from "../judging/prompt";
 import { getOrInsert } from "../map-utils";
-import { costOf } from "../pricing";
+import { costOf, type Price, resolvePrice, type TokenUsage, uncachedCostOf } from "../pricing";
 import type { Settings } from "../settings/schema";
-import { judgeCacheKey } from "./cache-key";
+import { judgeCacheKey, promptCacheKey } from "./cache-key";
 
 /** What one task of a run stores: its sample's fields (the task's own ids aside) and the cache row. */
 export type TaskOutcome = {
@@ -153,8 +153,9 @@ async function askJudge(
       scheduler: env.scheduler,
       temperature: options.temperature,
       signal,
+      promptCacheKey: promptCachingOn(env) ? promptCacheKey(req) : undefined,
     });
-    const price = env.settings.prices[task.judge];
+    const price = resolvePrice(env.settings.prices, task.judge);
     const parsed = answer(r.text);
     return {
       sample: {
@@ -164,7 +165,7 @@ async function askJudge(
         latencyMs: r.latencyMs,
         inputTokens: r.inputTokens,
         outputTokens: r.outputTokens,
-        costUsd: price ? costOf(price, r.inputTokens, r.outputTokens) : 0,
+        ...priced(price, r),
         attempts: r.attempts,
         requestKey: cacheKey,
       },
@@ -176,4 +177,25 @@ async function askJudge(
     // a reply over the size cap is stored once, cut to the cap, as this sample's error
     return { sample: { ...EMPTY, ...partialReply(err), error: errorMessage(err), requestKey: cacheKey } };
   }
+}
+
+/** Prompt caching for this run: its own choice, else Settings' (on by default). */
+export function promptCachingOn(env: Pick<TaskEnv, "options" | "settings">): boolean {
+  return env.options.promptCaching ?? env.settings.judging.promptCaching;
+}
+
+/**
+ * A call's cost fields: its cost at the price (0 when unpriced: the run lists the judge as unpriced),
+ * its cache and reasoning tokens, and what the prompt cache saved against full-price input.
+ */
+export function priced(price: Price | undefined, u: TokenUsage, opts: { batch?: boolean } = {}) {
+  const cost = price ? costOf(price, u, opts) : 0;
+  return {
+    costUsd: cost,
+    cacheReadTokens: u.cacheReadTokens ?? 0,
+    cacheWriteTokens: u.cacheWriteTokens ?? 0,
+    reasoningTokens: u.reasoningTokens ?? 0,
+    cacheSavedUsd: price ? uncachedCostOf(price, u, opts) - cost : 0,
+    batched: opts.batch ?? false,
+  };
 }
