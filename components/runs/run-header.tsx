@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { PageTitle } from "@/components/ui/card";
 import type { RunStatus } from "@/lib/domain";
+import { cacheText, type RunCost } from "@/lib/runs/cost-summary";
 import type { RunCoverage } from "@/lib/runs/coverage";
 import { CoverageLine } from "./coverage-line";
 import { StatusBadge } from "./status-badge";
@@ -18,10 +19,12 @@ type Props = {
   coverage: RunCoverage;
   /** judges with no price when the run was planned */
   unpriced: string[];
+  /** what the run's calls cost and what the prompt cache and batches saved */
+  cost?: RunCost;
 };
 
 /** The run's title, its export and compare links, its panel and size, and what the whole run rests on. */
-export function RunHeader({ run, caseCount, criteriaCount, coverage, unpriced }: Props) {
+export function RunHeader({ run, caseCount, criteriaCount, coverage, unpriced, cost }: Props) {
   return (
     <>
       <PageTitle
@@ -68,6 +71,12 @@ export function RunHeader({ run, caseCount, criteriaCount, coverage, unpriced }:
           </span>
         )}
       </p>
+      {cost && cost.calls > 0 && (
+        <p className="-mt-2 text-sm" data-testid="run-cost">
+          Cost: ${cost.cost_usd.toFixed(4)} for {cost.calls.toLocaleString("en-US")} calls
+          {cacheText(cost) && <span className="text-zinc-600"> · {cacheText(cost)}</span>}
+        </p>
+      )}
     </>
   );
 }

@@ -434,3 +434,32 @@ export function getMedianLatencyByJudge(
   }
   return out;
 }
+
+/** What a run's current samples cost and what the provider's prompt cache and batch APIs did for it. */
+export type RunCostRow = {
+  /** model calls made (answers from Jury's own response cache and deterministic checks aside) */
+  calls: number;
+  costUsd: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+  cacheSavedUsd: number;
+  batchedCalls: number;
+};
+
+export function getRunCost(db: Db, { runId }: { runId: string }): RunCostRow {
+  const row = db.$client
+    .prepare(
+      `select count(*) as calls, coalesce(sum(cost_usd), 0) as costUsd,
+        coalesce(sum(input_tokens), 0) as inputTokens, coalesce(sum(output_tokens), 0) as outputTokens,
+        coalesce(sum(cache_read_tokens), 0) as cacheReadTokens,
+        coalesce(sum(cache_write_tokens), 0) as cacheWriteTokens,
+        coalesce(sum(reasoning_tokens), 0) as reasoningTokens,
+        coalesce(sum(cache_saved_usd), 0) as cacheSavedUsd, coalesce(sum(batched), 0) as batchedCalls
+       from samples where run_id = ? and superseded_at is null and cached = 0 and judge != 'deterministic'`,
+    )
+    .get(runId) as RunCostRow;
+  return row;
+}

@@ -11,10 +11,11 @@ import {
   getVerdictSummaries,
   judgeCountsOf,
 } from "@/db/queries/run-page";
-import { getRunById, getRunSampleHistory } from "@/db/queries/runs";
+import { getRunById, getRunCost, getRunSampleHistory } from "@/db/queries/runs";
 import type { RunCase, Sample } from "../domain";
 import { mean } from "../judging/aggregate";
 import { panelStatsFromCounts } from "../judging/panel-stats-from-counts";
+import { runCost } from "./cost-summary";
 import { groupFailureMessages, runCoverageFrom } from "./coverage";
 import { pageOf, parsePage } from "./paging";
 import { DETERMINISTIC_JUDGE } from "./plan-run";
@@ -81,6 +82,7 @@ export function loadRunPage(db: Db, runId: string, sp: Params) {
     coverage,
     failures,
     unpriced: run.options.unpriced ?? [],
+    cost: runCost(getRunCost(db, { runId })),
     triage: {
       query,
       judges: triageJudges,

@@ -39,6 +39,7 @@ export default async function RunPage({ params, searchParams }: Props) {
         criteriaCount={data.criteria.length}
         coverage={coverage}
         unpriced={unpriced}
+        cost={data.cost}
       />
       <Card>
         <LiveProgress runId={run.id} initial={data.progress} unpriced={unpriced.length > 0} />
