@@ -15,6 +15,7 @@ import { type JobContext, runJob } from "../jobs/runner";
 import { createCallScheduler } from "../jobs/scheduler";
 import { cachingProvider } from "../pricing";
 import type { Settings } from "../settings/schema";
+import { type BatchProgress, isBatchable, runBatched } from "./batch-run";
 import { finalizeRun } from "./finalize-run";
 import { performTask, promptCachingOn, type TaskEnv, type TaskOutcome } from "./run-task";
 import { createSampleWriter } from "./sample-writer";
@@ -35,6 +36,10 @@ export type ExecuteOptions = {
   onProgress?: (p: ExecuteProgress) => void;
   /** how often the job's heartbeat runs (and sees a cancel request) */
   cancelPollMs?: number;
+  /** a batched run's batches, each time one is polled */
+  onBatch?: (b: BatchProgress) => void;
+  /** how often a batched run polls its batches (default JURY_BATCH_POLL_MS) */
+  batchPollMs?: number;
 };
 
 /**
@@ -119,7 +124,18 @@ async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobCont
       const outcome = await performTask(env, task);
       if (outcome) record(task, outcome);
     };
-    await Promise.all(primeFirst(pending, promptCachingOn(env)).map((g) => g(perform)));
+    const batched = pending.filter((t) => isBatchable(env, t));
+    const live = pending.filter((t) => !isBatchable(env, t));
+    await Promise.all([
+      ...primeFirst(live, promptCachingOn(env)).map((g) => g(perform)),
+      batched.length
+        ? runBatched(env, batched, record, {
+            cancelled: () => ctx.stopReason()?.kind === "cancelled",
+            onBatch: opts.onBatch,
+            pollMs: opts.batchPollMs,
+          })
+        : undefined,
+    ]);
     writer.flush();
     return settleRun(db, runId, options, ctx);
   } catch (err) {

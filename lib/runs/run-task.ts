@@ -7,7 +7,7 @@ import { deterministicTimeoutMs, type LogicPool, sharedLogicPool } from "../crit
 import { errorMessage, isJuryError, JuryError } from "../errors";
 import type { CallScheduler } from "../jobs/scheduler";
 import { callJudge } from "../judging/call-judge";
-import { partialReply } from "../judging/call-model";
+import { type CallResult, partialReply } from "../judging/call-model";
 import { parseJudgment } from "../judging/parse-json";
 import { buildJudgePrompt, type JudgeRequest } from "../judging/prompt";
 import { getOrInsert } from "../map-utils";
@@ -121,15 +121,8 @@ async function askJudge(
   cc: CaseCriterion,
 ): Promise<TaskOutcome | undefined> {
   const { options, signal } = env;
-  const input = c.input as Input;
-  const req = getOrInsert(env.prompts, `${task.caseId}\u0000${task.criterionId}`, () =>
-    buildJudgePrompt(def, input, c.output, { hint: input.hint, focusAreas: input.focusAreas }),
-  );
-  const cacheKey = judgeCacheKey(task.judge, req, options.temperature, task.sampleIndex);
-  const answer = (text: string) => {
-    const p = parseJudgment(text, cc.scale);
-    return { ok: p.ok, fields: p.ok ? { score: p.score, reasoning: p.reasoning } : { error: p.error } };
-  };
+  const { req, cacheKey } = judgeRequestOf(env, task, def, c);
+  const answer = answerOf(cc.scale);
   // a re-sampled task (fresh) asks anew: its stored answer would only repeat the old sample
   if (!options.noCache && !task.fresh) {
     const hit = getCachedResponse(env.db, cacheKey);
@@ -155,23 +148,7 @@ async function askJudge(
       signal,
       promptCacheKey: promptCachingOn(env) ? promptCacheKey(req) : undefined,
     });
-    const price = resolvePrice(env.settings.prices, task.judge);
-    const parsed = answer(r.text);
-    return {
-      sample: {
-        ...EMPTY,
-        ...parsed.fields,
-        rawText: r.text,
-        latencyMs: r.latencyMs,
-        inputTokens: r.inputTokens,
-        outputTokens: r.outputTokens,
-        ...priced(price, r),
-        attempts: r.attempts,
-        requestKey: cacheKey,
-      },
-      // only an answer that parsed is cached: a broken one is asked again next time
-      cache: parsed.ok ? { key: cacheKey, ...r } : undefined,
-    };
+    return outcomeOfCall(env, task, cc.scale, cacheKey, r);
   } catch (err) {
     if (signal.aborted) return undefined; // left pending: a resume picks it up
     // a reply over the size cap is stored once, cut to the cap, as this sample's error
@@ -198,4 +175,53 @@ export function priced(price: Price | undefined, u: TokenUsage, opts: { batch?: 
     cacheSavedUsd: price ? uncachedCostOf(price, u, opts) - cost : 0,
     batched: opts.batch ?? false,
   };
+}
+
+/** The judge prompt of a task's case × criterion (built once per run) and the call's response-cache key. */
+export function judgeRequestOf(env: TaskEnv, task: Task, def: LlmCriterion, c: RunCase) {
+  const input = c.input as Input;
+  const req = getOrInsert(env.prompts, `${task.caseId}\u0000${task.criterionId}`, () =>
+    buildJudgePrompt(def, input, c.output, { hint: input.hint, focusAreas: input.focusAreas }),
+  );
+  return { req, cacheKey: judgeCacheKey(task.judge, req, env.options.temperature, task.sampleIndex) };
+}
+
+function answerOf(scale: [number, number] | number[]) {
+  return (text: string) => {
+    const p = parseJudgment(text, scale as [number, number]);
+    return { ok: p.ok, fields: p.ok ? { score: p.score, reasoning: p.reasoning } : { error: p.error } };
+  };
+}
+
+/** A judge's answer as its task stores it: score or error, tokens, cost (at the batch rate when batched). */
+export function outcomeOfCall(
+  env: TaskEnv,
+  task: Task,
+  scale: [number, number] | number[],
+  cacheKey: string,
+  r: CallResult,
+  opts: { batch?: boolean } = {},
+): TaskOutcome {
+  const price = resolvePrice(env.settings.prices, task.judge);
+  const parsed = answerOf(scale)(r.text);
+  return {
+    sample: {
+      ...EMPTY,
+      ...parsed.fields,
+      rawText: r.text,
+      latencyMs: r.latencyMs,
+      inputTokens: r.inputTokens,
+      outputTokens: r.outputTokens,
+      ...priced(price, r, opts),
+      attempts: r.attempts,
+      requestKey: cacheKey,
+    },
+    // only an answer that parsed is cached: a broken one is asked again next time
+    cache: parsed.ok ? { key: cacheKey, ...r } : undefined,
+  };
+}
+
+/** A failed call's sample (a batch request that expired, was cancelled or errored). */
+export function failedOutcome(cacheKey: string, error: string): TaskOutcome {
+  return { sample: { ...EMPTY, error, requestKey: cacheKey } };
 }
