@@ -216,11 +216,17 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const bar = createProgressBar(before.pending, process.stderr, {
     unpriced: Boolean(getRunById(db, { id: runId })?.options.unpriced?.length),
   });
+  const lastBatchLine = new Map<string, string>();
   const status = await executeRun(db, runId, {
     settings,
     registry,
     signal: controller.signal,
     onProgress: (p) => bar.update(p),
+    onBatch: (b) => {
+      const line = `batch ${b.id} (${b.judge}): ${b.status}, ${b.succeeded + b.failed} of ${b.total} answered${b.failed ? `, ${b.failed} failed` : ""}`;
+      if (lastBatchLine.get(b.id) !== line) process.stderr.write(`\n${line}\n`);
+      lastBatchLine.set(b.id, line);
+    },
   });
   bar.done();
   process.off("SIGINT", stop);
