@@ -83,6 +83,8 @@ export type RunOptions = {
   promptCaching?: boolean;
   /** send the OpenAI and Anthropic judges' calls through their batch APIs (the others run live) */
   batch?: boolean;
+  /** what the AI SDK warned of while the run's calls were made (each once), recorded as the run works */
+  providerWarnings?: string[];
 };
 
 export const runs = sqliteTable(

@@ -19,6 +19,8 @@ import { judgeCacheKey, promptCacheKey } from "./cache-key";
 export type TaskOutcome = {
   sample: Omit<SampleWrite, "taskId" | "runId" | "caseId" | "criterionId" | "judge" | "sampleIndex">;
   cache?: SampleRecord["cache"];
+  /** the AI SDK's warnings about the call (see CallResult.warnings) */
+  warnings?: string[];
 };
 
 /** What the tasks of one run share: built once per run, read by every task. */
@@ -151,8 +153,15 @@ async function askJudge(
     return outcomeOfCall(env, task, cc.scale, cacheKey, r);
   } catch (err) {
     if (signal.aborted) return undefined; // left pending: a resume picks it up
-    // a reply over the size cap is stored once, cut to the cap, as this sample's error
-    return { sample: { ...EMPTY, ...partialReply(err), error: errorMessage(err), requestKey: cacheKey } };
+    // the attempts made; and a reply over the size cap, a refusal or a cut-off answer is stored once
+    // (its text, cut to the cap) with the tokens it cost, as this sample's error
+    const p = partialReply(err);
+    const price = resolvePrice(env.settings.prices, task.judge);
+    const cost =
+      p.inputTokens !== undefined
+        ? priced(price, { ...p, inputTokens: p.inputTokens, outputTokens: p.outputTokens ?? 0 })
+        : {};
+    return { sample: { ...EMPTY, ...p, ...cost, error: errorMessage(err), requestKey: cacheKey } };
   }
 }
 
@@ -218,6 +227,7 @@ export function outcomeOfCall(
     },
     // only an answer that parsed is cached: a broken one is asked again next time
     cache: parsed.ok ? { key: cacheKey, ...r } : undefined,
+    warnings: r.warnings,
   };
 }
 
