@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { ScrollTable } from "@/components/ui/scroll-table";
+import type { Price } from "@/lib/pricing";
 import type { Settings } from "@/lib/settings/schema";
 import { FieldError } from "./fields";
 
@@ -11,14 +12,28 @@ type Props = {
   err: (path: string) => string | undefined;
 };
 
-type Row = { model: string; inputPerMTok: number; outputPerMTok: number };
+type Row = { model: string } & Price;
+
+/** The rates of a row: input and output are required; the cache rates and the batch discount are not. */
+const RATES = [
+  { key: "inputPerMTok", label: "Input", required: true },
+  { key: "cachedInputPerMTok", label: "Cached input", required: false },
+  { key: "cacheWritePerMTok", label: "Cache write", required: false },
+  { key: "outputPerMTok", label: "Output", required: true },
+  { key: "batchDiscount", label: "Batch discount (0–1)", required: false },
+] as const;
+type RateKey = (typeof RATES)[number]["key"];
 
 const cell =
   "w-full min-w-0 rounded border border-zinc-300 px-2 py-1 text-sm aria-[invalid=true]:border-red-500";
 
 /** An empty price box stays empty (and fails validation beside it), never a silent 0. */
 const num = (v: string) => (v.trim() === "" ? Number.NaN : Number(v));
-const shown = (n: number) => (Number.isFinite(n) ? n : "");
+const shown = (n: number | undefined) => (n !== undefined && Number.isFinite(n) ? n : "");
+/** An optional rate left empty is absent (the input rate applies; no batch discount). */
+const optional = (v: string) => (v.trim() === "" ? undefined : Number(v));
+const priceOf = ({ model: _model, ...p }: Row): Price =>
+  Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)) as Price;
 
 /** Prices are edited as rows and written back as a record keyed by `provider:model`. */
 export function PriceSection({ value, set, err }: Props) {
@@ -27,12 +42,7 @@ export function PriceSection({ value, set, err }: Props) {
   );
   const commit = (next: Row[]) => {
     setRows(next);
-    set(
-      "prices",
-      Object.fromEntries(
-        next.map((r) => [r.model, { inputPerMTok: r.inputPerMTok, outputPerMTok: r.outputPerMTok }]),
-      ),
-    );
+    set("prices", Object.fromEntries(next.map((r) => [r.model, priceOf(r)])));
   };
   const edit = (i: number, patch: Partial<Row>) =>
     commit(rows.map((x, j) => (j === i ? { ...x, ...patch } : x)));
@@ -42,18 +52,17 @@ export function PriceSection({ value, set, err }: Props) {
         Prices for cost estimates (USD per million tokens)
       </legend>
       <ScrollTable label="Prices">
-        <table className="w-full min-w-[26rem] text-sm">
+        <table className="w-full min-w-[44rem] text-sm">
           <thead>
             <tr className="text-left text-xs text-zinc-600">
               <th scope="col" className="font-medium">
                 Judge (provider:model)
               </th>
-              <th scope="col" className="w-24 font-medium">
-                Input
-              </th>
-              <th scope="col" className="w-24 font-medium">
-                Output
-              </th>
+              {RATES.map((r) => (
+                <th key={r.key} scope="col" className="w-24 font-medium">
+                  {r.label}
+                </th>
+              ))}
               <th scope="col">
                 <span className="sr-only">Remove</span>
               </th>
@@ -62,11 +71,7 @@ export function PriceSection({ value, set, err }: Props) {
           <tbody>
             {rows.map((r, i) => {
               const key = `prices.${r.model}`;
-              const errors = {
-                model: err(key),
-                input: err(`${key}.inputPerMTok`),
-                output: err(`${key}.outputPerMTok`),
-              };
+              const errors = { model: err(key) };
               return (
                 // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place
                 <tr key={i} className="align-top">
@@ -82,34 +87,20 @@ export function PriceSection({ value, set, err }: Props) {
                     />
                     <FieldError id={key} error={errors.model} />
                   </td>
-                  <td className="pb-1">
-                    <input
-                      id={`prices.${i}.inputPerMTok`}
-                      aria-label={`Input price of ${r.model || `row ${i + 1}`}`}
-                      type="number"
-                      step="any"
-                      className={cell}
-                      value={shown(r.inputPerMTok)}
-                      aria-invalid={Boolean(errors.input)}
-                      aria-describedby={errors.input ? `${key}.inputPerMTok-error` : undefined}
-                      onChange={(e) => edit(i, { inputPerMTok: num(e.currentTarget.value) })}
-                    />
-                    <FieldError id={`${key}.inputPerMTok`} error={errors.input} />
-                  </td>
-                  <td className="pb-1">
-                    <input
-                      id={`prices.${i}.outputPerMTok`}
-                      aria-label={`Output price of ${r.model || `row ${i + 1}`}`}
-                      type="number"
-                      step="any"
-                      className={cell}
-                      value={shown(r.outputPerMTok)}
-                      aria-invalid={Boolean(errors.output)}
-                      aria-describedby={errors.output ? `${key}.outputPerMTok-error` : undefined}
-                      onChange={(e) => edit(i, { outputPerMTok: num(e.currentTarget.value) })}
-                    />
-                    <FieldError id={`${key}.outputPerMTok`} error={errors.output} />
-                  </td>
+                  {RATES.map((rate) => (
+                    <td key={rate.key} className="pb-1">
+                      <RateInput
+                        row={r}
+                        index={i}
+                        rate={rate.key}
+                        label={rate.label}
+                        error={err(`${key}.${rate.key}`)}
+                        onChange={(v) =>
+                          edit(i, { [rate.key]: rate.required ? num(v) : optional(v) } as Partial<Row>)
+                        }
+                      />
+                    </td>
+                  ))}
                   <td>
                     <button
                       type="button"
@@ -134,5 +125,32 @@ export function PriceSection({ value, set, err }: Props) {
         + add price
       </button>
     </fieldset>
+  );
+}
+
+function RateInput(p: {
+  row: Row;
+  index: number;
+  rate: RateKey;
+  label: string;
+  error: string | undefined;
+  onChange: (v: string) => void;
+}) {
+  const key = `prices.${p.row.model}.${p.rate}`;
+  return (
+    <>
+      <input
+        id={`prices.${p.index}.${p.rate}`}
+        aria-label={`${p.label} price of ${p.row.model || `row ${p.index + 1}`}`}
+        type="number"
+        step="any"
+        className={cell}
+        value={shown(p.row[p.rate])}
+        aria-invalid={Boolean(p.error)}
+        aria-describedby={p.error ? `${key}-error` : undefined}
+        onChange={(e) => p.onChange(e.currentTarget.value)}
+      />
+      <FieldError id={key} error={p.error} />
+    </>
   );
 }

@@ -5,6 +5,7 @@ import { aggregateAcrossModels, type Coverage, type CriterionVerdict } from "../
 import { type CallResult, callModel, partialReply } from "../judging/call-model";
 import { maxOutputTokensFor } from "../judging/output-limit";
 import { parseJsonLoose } from "../judging/parse-json";
+import { promptCacheHint } from "../judging/prompt-cache";
 import { costOf, resolvePrice } from "../pricing";
 import { getModel } from "../providers/get-model";
 import { structuredOutputSchema } from "../schemas/structured-output";
@@ -133,6 +134,7 @@ async function ask(
         timeoutMs: o.settings.judging.timeoutMs,
         maxRetries: o.settings.judging.maxRetries,
         signal: o.signal,
+        promptCache: promptCacheHint(judge, { system, prompt }, o.settings.judging.promptCaching),
       });
     const r = await (o.scheduler ? o.scheduler.schedule(judge, call) : call());
     noteCall(o, calls, {

@@ -4,6 +4,7 @@ import type { RunBatch, Task } from "@/db/schema";
 import type { LlmCriterion } from "../criteria/definition";
 import { readEnv } from "../env/registry";
 import { errorMessage } from "../errors";
+import { promptCacheKey } from "../judging/prompt-cache";
 import { batchProvider } from "../pricing";
 import {
   type BatchCall,
@@ -15,7 +16,6 @@ import {
   readResult,
   submitBatch,
 } from "./batch-api";
-import { promptCacheKey } from "./cache-key";
 import {
   failedOutcome,
   judgeRequestOf,

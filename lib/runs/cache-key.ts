@@ -16,15 +16,3 @@ export function judgeCacheKey(
     .update(JSON.stringify([judge, req.system, req.prompt, temperature, req.schema, sampleIndex]))
     .digest("hex");
 }
-
-/**
- * The provider's prompt cache key for the calls sharing one judge prompt (a case × criterion, every
- * judge and sample): OpenAI routes calls with the same key to the same cache. The prompt's hash, so
- * two runs of the same case share it too; it names nothing of the case.
- */
-export function promptCacheKey(req: Pick<JudgeRequest, "system" | "prompt">): string {
-  const h = createHash("sha256")
-    .update(JSON.stringify([req.system, req.prompt]))
-    .digest("hex");
-  return `jury-${h.slice(0, 32)}`;
-}

@@ -10,10 +10,11 @@ import { callJudge } from "../judging/call-judge";
 import { type CallResult, partialReply } from "../judging/call-model";
 import { parseJudgment } from "../judging/parse-json";
 import { buildJudgePrompt, type JudgeRequest } from "../judging/prompt";
+import { promptCacheKey } from "../judging/prompt-cache";
 import { getOrInsert } from "../map-utils";
 import { costOf, type Price, resolvePrice, type TokenUsage, uncachedCostOf } from "../pricing";
 import type { Settings } from "../settings/schema";
-import { judgeCacheKey, promptCacheKey } from "./cache-key";
+import { judgeCacheKey } from "./cache-key";
 
 /** What one task of a run stores: its sample's fields (the task's own ids aside) and the cache row. */
 export type TaskOutcome = {
