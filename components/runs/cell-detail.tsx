@@ -1,18 +1,26 @@
 import { LabelButtons } from "@/components/agreement/label-buttons";
+import type { JudgeColorMap } from "@/components/charts/colors";
 import { SpreadChart } from "@/components/charts/spread-chart";
 import { Card } from "@/components/ui/card";
 import type { CellDetailData } from "@/lib/runs/run-page";
 import { ResampleButton } from "./requeue-buttons";
 import { SampleList } from "./sample-list";
 
-type Props = { runId: string; cell: CellDetailData; live: boolean; unpriced: string[] };
+type Props = {
+  runId: string;
+  cell: CellDetailData;
+  live: boolean;
+  unpriced: string[];
+  /** the run's judge colours, as every chart of the page draws them */
+  colors: JudgeColorMap;
+};
 
 /**
  * One case × criterion: what its figures rest on (samples answered of asked, judges answered of
  * asked, failures counted apart), a person's label, the spread of the answered samples, the output
  * judged, re-sample, and every sample with the superseded ones apart.
  */
-export function CellDetail({ runId, cell, live, unpriced }: Props) {
+export function CellDetail({ runId, cell, live, unpriced, colors }: Props) {
   const { criterion, askedJudges } = cell;
   return (
     <div id="cell">
@@ -37,6 +45,7 @@ export function CellDetail({ runId, cell, live, unpriced }: Props) {
             panelMean={cell.panelMean}
             threshold={criterion.threshold}
             scale={criterion.scale}
+            colors={colors}
           />
         )}
         <details className="my-2 text-sm">

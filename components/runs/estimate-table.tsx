@@ -54,15 +54,16 @@ export function EstimateTable({
       <ScrollTable label="Estimate">
         <table className="w-full text-left tabular-nums">
           <TableHead
+            // what a person decides on, cost and time, first: a phone shows them without scrolling
             columns={[
               "N",
+              { label: "Est. cost", title: "of the calls to make only" },
+              "Est. time",
               "Calls",
               { label: "Cached", title: "answers already in the response cache: no call, no cost" },
               "To call",
               "Input tokens",
               "Output tokens",
-              { label: "Est. cost", title: "of the calls to make only" },
-              "Est. time",
             ]}
           />
           <tbody>
@@ -76,6 +77,10 @@ export function EstimateTable({
                   data-testid={isCurrent ? "estimate-current" : undefined}
                 >
                   <td>{k}</td>
+                  <td className="whitespace-nowrap" data-testid={isCurrent ? "estimate-cost" : undefined}>
+                    {e.costUsd === null ? "unpriced" : `~$${e.costUsd.toFixed(e.costUsd < 1 ? 4 : 2)}`}
+                  </td>
+                  <td className="whitespace-nowrap">~{fmtTime(e.seconds)}</td>
                   <td data-testid={isCurrent ? "estimate-calls" : undefined}>{e.calls.toLocaleString()}</td>
                   <td data-testid={isCurrent ? "estimate-cached" : undefined}>
                     {e.cachedCalls.toLocaleString()}
@@ -85,10 +90,6 @@ export function EstimateTable({
                   </td>
                   <td>~{e.inputTokens.toLocaleString()}</td>
                   <td>~{e.outputTokens.toLocaleString()}</td>
-                  <td data-testid={isCurrent ? "estimate-cost" : undefined}>
-                    {e.costUsd === null ? "unpriced" : `~$${e.costUsd.toFixed(e.costUsd < 1 ? 4 : 2)}`}
-                  </td>
-                  <td>~{fmtTime(e.seconds)}</td>
                 </tr>
               );
             })}

@@ -20,6 +20,13 @@ type Props = {
   selected?: { caseId: string; criterionId: string };
 };
 
+/**
+ * Below md the Case column sticks to the left of the scrolling table, narrow (long names wrap), so
+ * the first criteria's verdicts and coverage stay in view beside it; its background covers what
+ * scrolls under it.
+ */
+const STICKY = "max-md:sticky max-md:left-0 max-md:z-10 max-md:w-28 max-md:min-w-28 max-md:max-w-28";
+
 const filtered = (q: TriageQuery) => q.status !== "all" || q.judge !== null;
 
 /**
@@ -40,7 +47,7 @@ export function ResultsTable({ runId, rows, criteria, names, results, query, pag
       <table className="w-full text-left text-sm" data-testid="results-table">
         <thead className="text-xs text-zinc-600">
           <tr>
-            <th scope="col" className="py-1 font-medium">
+            <th scope="col" className={`${STICKY} bg-white py-1 font-medium`}>
               Case
             </th>
             {criteria.map((c) => (
@@ -57,9 +64,9 @@ export function ResultsTable({ runId, rows, criteria, names, results, query, pag
               className="border-t border-zinc-100 align-top"
               data-testid={`case-row-${row.caseId}`}
             >
-              <th scope="row" className="py-1.5 pr-3 text-left font-normal">
-                <div className="font-medium">{names.get(row.caseId)}</div>
-                <div className="font-mono text-xs text-zinc-600">{row.caseId}</div>
+              <th scope="row" className={`${STICKY} bg-white py-1.5 pr-3 text-left font-normal`}>
+                <div className="font-medium [overflow-wrap:anywhere]">{names.get(row.caseId)}</div>
+                <div className="font-mono text-xs text-zinc-600 [overflow-wrap:anywhere]">{row.caseId}</div>
               </th>
               {criteria.map((cr) => {
                 const hit = row.cells.find((c) => c.cell.criterionId === cr);

@@ -20,9 +20,11 @@ const RATES = [
   { key: "cachedInputPerMTok", label: "Cached input", required: false },
   { key: "cacheWritePerMTok", label: "Cache write", required: false },
   { key: "outputPerMTok", label: "Output", required: true },
-  { key: "batchDiscount", label: "Batch discount (0–1)", required: false },
+  { key: "batchDiscount", label: "Batch discount 0–1", required: false },
 ] as const;
 type RateKey = (typeof RATES)[number]["key"];
+const REQUIRED = RATES.filter((r) => r.required);
+const OPTIONAL = RATES.filter((r) => !r.required);
 
 const cell =
   "w-full min-w-0 rounded border border-zinc-300 px-2 py-1 text-sm aria-[invalid=true]:border-red-500";
@@ -52,53 +54,56 @@ export function PriceSection({ value, set, err }: Props) {
         Prices for cost estimates (USD per million tokens)
       </legend>
       <ScrollTable label="Prices">
-        <table className="w-full min-w-[44rem] text-sm">
+        {/* fits a phone: the judge box takes what the two price boxes and the remove button leave;
+            the optional rates go on a line of their own under each row */}
+        <table className="w-full table-fixed text-sm">
           <thead>
             <tr className="text-left text-xs text-zinc-600">
               <th scope="col" className="font-medium">
                 Judge (provider:model)
               </th>
-              {RATES.map((r) => (
-                <th key={r.key} scope="col" className="w-24 font-medium">
+              {REQUIRED.map((r) => (
+                <th key={r.key} scope="col" className="w-20 font-medium sm:w-24">
                   {r.label}
                 </th>
               ))}
-              <th scope="col">
+              <th scope="col" className="w-8">
                 <span className="sr-only">Remove</span>
               </th>
             </tr>
           </thead>
-          <tbody>
-            {rows.map((r, i) => {
-              const key = `prices.${r.model}`;
-              const errors = { model: err(key) };
-              return (
-                // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place
-                <tr key={i} className="align-top">
+          {rows.map((r, i) => {
+            const key = `prices.${r.model}`;
+            const modelError = err(key);
+            const rate = (x: (typeof RATES)[number]) => (
+              <RateInput
+                row={r}
+                index={i}
+                rate={x.key}
+                label={x.label}
+                error={err(`${key}.${x.key}`)}
+                onChange={(v) => edit(i, { [x.key]: x.required ? num(v) : optional(v) } as Partial<Row>)}
+              />
+            );
+            return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place
+              <tbody key={i}>
+                <tr className="align-top">
                   <td className="pb-1">
                     <input
                       id={`prices.${i}.model`}
                       aria-label={`Judge of price row ${i + 1}`}
                       className={cell}
                       value={r.model}
-                      aria-invalid={Boolean(errors.model)}
-                      aria-describedby={errors.model ? `${key}-error` : undefined}
+                      aria-invalid={Boolean(modelError)}
+                      aria-describedby={modelError ? `${key}-error` : undefined}
                       onChange={(e) => edit(i, { model: e.currentTarget.value })}
                     />
-                    <FieldError id={key} error={errors.model} />
+                    <FieldError id={key} error={modelError} />
                   </td>
-                  {RATES.map((rate) => (
-                    <td key={rate.key} className="pb-1">
-                      <RateInput
-                        row={r}
-                        index={i}
-                        rate={rate.key}
-                        label={rate.label}
-                        error={err(`${key}.${rate.key}`)}
-                        onChange={(v) =>
-                          edit(i, { [rate.key]: rate.required ? num(v) : optional(v) } as Partial<Row>)
-                        }
-                      />
+                  {REQUIRED.map((x) => (
+                    <td key={x.key} className="pb-1">
+                      {rate(x)}
                     </td>
                   ))}
                   <td>
@@ -112,9 +117,21 @@ export function PriceSection({ value, set, err }: Props) {
                     </button>
                   </td>
                 </tr>
-              );
-            })}
-          </tbody>
+                <tr>
+                  <td colSpan={4} className="pb-3">
+                    <div className="flex flex-wrap gap-x-3 gap-y-1 text-xs text-zinc-600">
+                      {OPTIONAL.map((x) => (
+                        <span key={x.key} className="w-28">
+                          {x.label}
+                          {rate(x)}
+                        </span>
+                      ))}
+                    </div>
+                  </td>
+                </tr>
+              </tbody>
+            );
+          })}
         </table>
       </ScrollTable>
       <button

@@ -19,13 +19,15 @@ import { runCost } from "./cost-summary";
 import { groupFailureMessages, runCoverageFrom } from "./coverage";
 import { pageOf, parsePage } from "./paging";
 import { DETERMINISTIC_JUDGE } from "./plan-run";
+import { scoreSpreads } from "./score-spreads";
 import { cellKey, parseTriageQuery, triageCellsFrom, triageView } from "./triage";
 
 /**
  * Everything the run page (app/runs/[id]/page.tsx) shows, at any size of run. What covers the whole
  * run (coverage, failures by judge and error, the triage counts and order, panel agreement) comes
  * from SQL aggregates; rows are read only for the cases of the page shown (their verdicts) and for
- * the selected cell (its case and samples).
+ * the selected cell (its case and samples). The score spreads per criterion and judge come from the
+ * same per cell × judge aggregates.
  */
 
 type Params = Record<string, string | string[] | undefined>;
@@ -96,6 +98,7 @@ export function loadRunPage(db: Db, runId: string, sp: Params) {
     selected,
     cell: selected ? loadCell(db, run, selected) : undefined,
     panel: panelStatsFromCounts(stats, run.options.judges),
+    spreads: scoreSpreads({ cases, cells: stats, judges: run.options.judges, n: run.options.n }),
   };
 }
 

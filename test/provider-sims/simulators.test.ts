@@ -1,6 +1,16 @@
 // The provider simulators' own behaviour, over raw HTTP: what the tests that drive Jury through them rely on.
 import { describe, expect, it } from "vitest";
-import { countTokens, createProviderSims, SIM_KEYS, simCost } from "@/lib/testing/provider-sims";
+import {
+  countTokens,
+  createProviderSims,
+  type LedgerEntry,
+  manualClock,
+  resolveSimModel,
+  SIM_KEYS,
+  SIM_MODELS,
+  type SimCall,
+  simCost,
+} from "@/lib/testing/provider-sims";
 
 const OA = "https://api.openai.com/v1";
 const AN = "https://api.anthropic.com/v1";
@@ -420,6 +430,42 @@ describe("Gemini generateContent simulator", () => {
     const key = await post(sims, url(), { ...ggHeaders, "x-goog-api-key": SIM_KEYS.openai }, req("s", "u"));
     expect(key.status).toBe(400);
     expect(key.json.error.details[0].reason).toBe("API_KEY_INVALID");
+  });
+});
+
+describe("rates and scripting", () => {
+  it("every model in the rate table resolves, and dated snapshots resolve to it", () => {
+    for (const [id, facts] of Object.entries(SIM_MODELS))
+      expect(resolveSimModel(facts.provider, id)?.id).toBe(id);
+    expect(resolveSimModel("anthropic", "claude-haiku-4-5-20251001")?.id).toBe("claude-haiku-4-5");
+    expect(resolveSimModel("openai", "claude-haiku-4-5")).toBeUndefined();
+  });
+
+  it("the answer function sees the request as the model would, on the clock given", async () => {
+    const sims = createProviderSims({ clock: manualClock(0) });
+    const seen: SimCall[] = [];
+    sims.google.answer = (call) => {
+      seen.push(call);
+      return "plain text";
+    };
+    await post(sims, `${GG}/models/gemini-2.5-flash-lite:generateContent`, ggHeaders, {
+      systemInstruction: { parts: [{ text: "Be brief." }] },
+      contents: [{ role: "user", parts: [{ text: "Hi" }] }],
+    });
+    expect(seen).toEqual([
+      {
+        provider: "google",
+        model: "gemini-2.5-flash-lite",
+        system: "Be brief.",
+        prompt: "Hi",
+        schema: undefined,
+        maxOutputTokens: 65_536,
+        mode: "live",
+      },
+    ]);
+    const entry: LedgerEntry = sims.ledger.entries[0];
+    expect(entry.reasoningTokens).toBe(0); // Flash-Lite does not think unless asked
+    expect(sims.clock.now()).toBe(0);
   });
 });
 
