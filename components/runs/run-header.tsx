@@ -21,10 +21,21 @@ type Props = {
   unpriced: string[];
   /** what the run's calls cost and what the prompt cache and batches saved */
   cost?: RunCost;
+  /** a batched run's batches at the providers, with their state and counts */
+  batches?: BatchLine[];
+};
+
+type BatchLine = {
+  id: string;
+  judge: string;
+  status: string;
+  total: number;
+  succeeded: number;
+  failed: number;
 };
 
 /** The run's title, its export and compare links, its panel and size, and what the whole run rests on. */
-export function RunHeader({ run, caseCount, criteriaCount, coverage, unpriced, cost }: Props) {
+export function RunHeader({ run, caseCount, criteriaCount, coverage, unpriced, cost, batches = [] }: Props) {
   return (
     <>
       <PageTitle
@@ -76,6 +87,16 @@ export function RunHeader({ run, caseCount, criteriaCount, coverage, unpriced, c
           Cost: ${cost.cost_usd.toFixed(4)} for {cost.calls.toLocaleString("en-US")} calls
           {cacheText(cost) && <span className="text-zinc-600"> · {cacheText(cost)}</span>}
         </p>
+      )}
+      {batches.length > 0 && (
+        <ul className="-mt-2 text-xs text-zinc-600" data-testid="run-batches">
+          {batches.map((b) => (
+            <li key={b.id} className="break-all">
+              batch <span className="font-mono">{b.id}</span> ({b.judge}): {b.status.replace("_", " ")},{" "}
+              {b.succeeded + b.failed} of {b.total} answered{b.failed > 0 ? `, ${b.failed} failed` : ""}
+            </li>
+          ))}
+        </ul>
       )}
     </>
   );

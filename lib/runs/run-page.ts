@@ -1,4 +1,5 @@
 import type { Db } from "@/db/client";
+import { getRunBatches } from "@/db/queries/batches";
 import { getVerdictLabel } from "@/db/queries/labels";
 import { getRunLive } from "@/db/queries/progress";
 import {
@@ -85,6 +86,14 @@ export function loadRunPage(db: Db, runId: string, sp: Params) {
     failures,
     unpriced: run.options.unpriced ?? [],
     cost: runCost(getRunCost(db, { runId })),
+    batches: getRunBatches(db, { runId }).map((b) => ({
+      id: b.id,
+      judge: b.judge,
+      status: b.status,
+      total: b.taskIds.length,
+      succeeded: b.succeeded,
+      failed: b.failed,
+    })),
     triage: {
       query,
       judges: triageJudges,

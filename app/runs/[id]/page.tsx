@@ -48,6 +48,7 @@ export default async function RunPage({ params, searchParams }: Props) {
         coverage={coverage}
         unpriced={unpriced}
         cost={data.cost}
+        batches={data.batches}
       />
       <Card>
         <LiveProgress runId={run.id} initial={data.progress} unpriced={unpriced.length > 0} />
