@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { PageTitle } from "@/components/ui/card";
 import type { RunStatus } from "@/lib/domain";
+import { cacheText, type RunCost } from "@/lib/runs/cost-summary";
 import { LiveCoverageLine } from "./live-run";
 import { StatusBadge } from "./status-badge";
 
@@ -16,13 +17,27 @@ type Props = {
   criteriaCount: number;
   /** judges with no price when the run was planned */
   unpriced: string[];
+  /** what the run's calls cost and what the prompt cache and batches saved */
+  cost?: RunCost;
+  /** a batched run's batches at the providers, with their state and counts */
+  batches?: BatchLine[];
+};
+
+type BatchLine = {
+  id: string;
+  judge: string;
+  status: string;
+  total: number;
+  succeeded: number;
+  failed: number;
 };
 
 /**
- * The run's title, its export and compare links, its panel and size, and what the whole run rests
- * on (from the live snapshot the progress bar counts from: one count, however far the run is).
+ * The run's title, its export and compare links, its panel and size, what the whole run rests on
+ * (from the live snapshot the progress bar counts from: one count, however far the run is), what it
+ * cost and what the prompt cache and batches saved.
  */
-export function RunHeader({ run, caseCount, criteriaCount, unpriced }: Props) {
+export function RunHeader({ run, caseCount, criteriaCount, unpriced, cost, batches = [] }: Props) {
   return (
     <>
       <PageTitle
@@ -69,6 +84,22 @@ export function RunHeader({ run, caseCount, criteriaCount, unpriced }: Props) {
           </span>
         )}
       </p>
+      {cost && cost.calls > 0 && (
+        <p className="-mt-2 text-sm" data-testid="run-cost">
+          Cost: ${cost.cost_usd.toFixed(4)} for {cost.calls.toLocaleString("en-US")} calls
+          {cacheText(cost) && <span className="text-zinc-600"> · {cacheText(cost)}</span>}
+        </p>
+      )}
+      {batches.length > 0 && (
+        <ul className="-mt-2 text-xs text-zinc-600" data-testid="run-batches">
+          {batches.map((b) => (
+            <li key={b.id} className="break-all">
+              batch <span className="font-mono">{b.id}</span> ({b.judge}): {b.status.replace("_", " ")},{" "}
+              {b.succeeded + b.failed} of {b.total} answered{b.failed > 0 ? `, ${b.failed} failed` : ""}
+            </li>
+          ))}
+        </ul>
+      )}
     </>
   );
 }

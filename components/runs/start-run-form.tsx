@@ -30,6 +30,7 @@ export function StartRunForm({ suites, suiteDir, onSuiteDir, start, settings, la
   const router = useRouter();
   const [judges, setJudges] = useState<string[]>(start.judges);
   const [n, setN] = useState<number>(settings.judging.samples);
+  const [batch, setBatch] = useState(false);
   const [state, action, pending] = useActionState<StartRunState, FormData>(startRun, null);
   const suite = suites.find((s) => s.dir === suiteDir);
   const formRef = useRef<HTMLFormElement>(null);
@@ -93,7 +94,20 @@ export function StartRunForm({ suites, suiteDir, onSuiteDir, start, settings, la
         concurrency={settings.judging.concurrency}
         latencyMsByJudge={latencyMsByJudge}
         temperature={settings.judging.temperature}
+        mode={{ promptCaching: settings.judging.promptCaching, batch }}
       />
+      <label className="flex items-center gap-2 text-sm" htmlFor="batch">
+        <input
+          id="batch"
+          name="batch"
+          type="checkbox"
+          checked={batch}
+          onChange={(e) => setBatch(e.currentTarget.checked)}
+          data-testid="run-batch"
+        />
+        Batch: send the OpenAI and Anthropic judges' calls through their batch APIs (half price, results
+        within 24 h; other judges run live)
+      </label>
       <div className="flex items-center gap-3">
         <button
           type="submit"

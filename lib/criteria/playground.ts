@@ -8,7 +8,7 @@ import { callJudge } from "../judging/call-judge";
 import { partialReply } from "../judging/call-model";
 import { parseJudgment } from "../judging/parse-json";
 import { buildJudgePrompt } from "../judging/prompt";
-import { costOf } from "../pricing";
+import { costOf, resolvePrice, type TokenUsage } from "../pricing";
 import { judgeCacheKey } from "../runs/cache-key";
 import { panelOptionsOf } from "../runs/plan-run";
 import { enabledJudges } from "../settings/providers";
@@ -180,10 +180,14 @@ export async function tryCriterion(
   const one = async (judge: string, sampleIndex: number): Promise<PlaygroundSample> => {
     const base = { ...empty, judge, sampleIndex };
     const key = playgroundCacheKey(judge, request, j.temperature, sampleIndex);
-    const price = settings.prices[judge];
+    const price = resolvePrice(settings.prices, judge);
     // the mock provider costs nothing; a judge without a price is unpriced, never $0
-    const cost = (i: number, o: number) =>
-      price ? costOf(price, i, o) : judge.startsWith("mock:") ? 0 : null;
+    const cost = (u: Partial<TokenUsage>) =>
+      price
+        ? costOf(price, { ...u, inputTokens: u.inputTokens ?? 0, outputTokens: u.outputTokens ?? 0 })
+        : judge.startsWith("mock:")
+          ? 0
+          : null;
     if (!req.noCache) {
       const hit = getCachedResponse(db, key);
       if (hit) {
@@ -194,7 +198,7 @@ export async function tryCriterion(
           inputTokens: hit.inputTokens,
           outputTokens: hit.outputTokens,
           // the cost the original call had (its tokens at today's price); nothing is spent now
-          costUsd: cost(hit.inputTokens, hit.outputTokens),
+          costUsd: cost({ inputTokens: hit.inputTokens, outputTokens: hit.outputTokens }),
           cached: true,
         };
       }
@@ -223,7 +227,7 @@ export async function tryCriterion(
         latencyMs: r.latencyMs,
         inputTokens: r.inputTokens,
         outputTokens: r.outputTokens,
-        costUsd: cost(r.inputTokens, r.outputTokens),
+        costUsd: cost(r),
       };
     } catch (err) {
       if (opts.signal?.aborted) throw err;
@@ -234,7 +238,7 @@ export async function tryCriterion(
         latencyMs: partial.latencyMs ?? 0,
         inputTokens: partial.inputTokens ?? 0,
         outputTokens: partial.outputTokens ?? 0,
-        costUsd: cost(partial.inputTokens ?? 0, partial.outputTokens ?? 0),
+        costUsd: cost(partial),
       };
     }
   };
@@ -261,7 +265,7 @@ export async function tryCriterion(
       live: live.length,
       cached: samples.length - live.length,
       costUsd: live.reduce((a, s) => a + (s.costUsd ?? 0), 0),
-      unpriced: judges.filter((judge) => !settings.prices[judge] && !judge.startsWith("mock:")),
+      unpriced: judges.filter((judge) => !resolvePrice(settings.prices, judge) && !judge.startsWith("mock:")),
     },
   };
 }

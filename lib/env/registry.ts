@@ -271,6 +271,14 @@ const specs = {
     separator: PATH_DELIMITER,
     help: "A folder (or `:`-separated list) under which a suite's or memory folder's files may also resolve.",
   }),
+  JURY_BATCH_POLL_MS: int({
+    group: "limits",
+    default: 30_000,
+    defaultText: "30,000",
+    min: 10,
+    unit: "milliseconds",
+    help: "How often a batched run asks the providers' batch APIs whether its batches have ended.",
+  }),
   JURY_MAX_FIELD_CHARS: int({
     group: "limits",
     default: 50_000,

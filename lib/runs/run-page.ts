@@ -1,4 +1,5 @@
 import type { Db } from "@/db/client";
+import { getRunBatches } from "@/db/queries/batches";
 import { getVerdictLabel } from "@/db/queries/labels";
 import { getRunLive } from "@/db/queries/progress";
 import { getRunScores } from "@/db/queries/run-live";
@@ -13,12 +14,13 @@ import {
   getVerdictSummaries,
   judgeCountsOf,
 } from "@/db/queries/run-page";
-import { getRunById, getRunSampleHistory } from "@/db/queries/runs";
+import { getRunById, getRunCost, getRunSampleHistory } from "@/db/queries/runs";
 import type { RunOptions } from "@/db/schema";
 import type { RunCase, Sample } from "../domain";
 import { isLive } from "../jobs/live";
 import { mean } from "../judging/aggregate";
 import { panelStatsFromCounts } from "../judging/panel-stats-from-counts";
+import { runCost } from "./cost-summary";
 import { groupFailureMessages, runCoverageFrom } from "./coverage";
 import { computeVerdicts } from "./finalize-run";
 import { verdictRows } from "./live-verdicts";
@@ -91,6 +93,15 @@ export function loadRunPage(db: Db, runId: string, sp: Params) {
     coverage,
     failures,
     unpriced: run.options.unpriced ?? [],
+    cost: runCost(getRunCost(db, { runId })),
+    batches: getRunBatches(db, { runId }).map((b) => ({
+      id: b.id,
+      judge: b.judge,
+      status: b.status,
+      total: b.taskIds.length,
+      succeeded: b.succeeded,
+      failed: b.failed,
+    })),
     triage: {
       query,
       judges: triageJudges,

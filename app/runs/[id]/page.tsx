@@ -46,6 +46,8 @@ export default async function RunPage({ params, searchParams }: Props) {
           caseCount={data.caseCount}
           criteriaCount={data.criteria.length}
           unpriced={unpriced}
+          cost={data.cost}
+          batches={data.batches}
         />
         <Card>
           <LiveProgress runId={run.id} unpriced={unpriced.length > 0} n={run.options.n} />
