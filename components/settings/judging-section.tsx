@@ -97,6 +97,13 @@ export function JudgingSection({ value, set, err }: Props) {
           error={err("judging.reportUncertainty")}
           onChange={(v) => set("judging.reportUncertainty", v)}
         />
+        <Toggle
+          id="judging.promptCaching"
+          label="ask the providers to cache each judge prompt (cache reads cost a tenth of input)"
+          checked={j.promptCaching}
+          error={err("judging.promptCaching")}
+          onChange={(v) => set("judging.promptCaching", v)}
+        />
       </div>
     </fieldset>
   );

@@ -7,6 +7,7 @@ import type { CriterionVerdict } from "../../lib/judging/aggregate";
 import type { CaseCriterion } from "../../lib/runs/plan-run";
 import type {
   agreementSetKinds,
+  batchStatuses,
   ClearedLabels,
   jobKinds,
   jobStatuses,
@@ -143,6 +144,16 @@ export const samples = pgTable(
     attempts: bigint({ mode: "number" }).notNull().default(1),
     cached: bool01().notNull().default(sql`0`),
     error: ctext(),
+    /** of input_tokens, those read from the provider's prompt cache */
+    cacheReadTokens: bigint({ mode: "number" }).notNull().default(0),
+    /** of input_tokens, those written to the provider's prompt cache */
+    cacheWriteTokens: bigint({ mode: "number" }).notNull().default(0),
+    /** of output_tokens, the model's reasoning */
+    reasoningTokens: bigint({ mode: "number" }).notNull().default(0),
+    /** what the prompt cache saved on this call, in USD (a write's premium counted against it) */
+    cacheSavedUsd: doublePrecision().notNull().default(0),
+    /** answered through the provider's batch API, priced at its batch rate */
+    batched: bool01().notNull().default(sql`0`),
     /** sha256 of the exact request (judge, messages, schema, temperature, sample index): the response cache's key */
     requestKey: ctext(),
     createdAt: timestampMs()
@@ -194,6 +205,36 @@ export const results = pgTable(
     data: jsonText().$type<CriterionVerdict>().notNull(),
   },
   (t) => [uniqueIndex("results_run_id_case_id_criterion_id_idx").on(t.runId, t.caseId, t.criterionId)],
+);
+
+/**
+ * A batch of a run's judge calls sent through a provider's batch API (OpenAI Batches, Anthropic
+ * Message Batches): its id is stored before anything else happens, so a restart polls it again and
+ * never submits the same calls twice. Each request's custom id is its task's id.
+ */
+export const runBatches = pgTable(
+  "run_batches",
+  {
+    /** the provider's batch id */
+    id: ctext().primaryKey(),
+    runId: ctext()
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    judge: ctext().notNull(),
+    status: ctext().$type<(typeof batchStatuses)[number]>().notNull().default("submitted"),
+    /** the task ids it asks for */
+    taskIds: jsonText().$type<number[]>().notNull(),
+    succeeded: bigint({ mode: "number" }).notNull().default(0),
+    failed: bigint({ mode: "number" }).notNull().default(0),
+    /** OpenAI: the uploaded input file */
+    inputFileId: ctext(),
+    error: ctext(),
+    createdAt: timestampMs()
+      .notNull()
+      .$defaultFn(() => new Date()),
+    updatedAt: timestampMs(),
+  },
+  (t) => [index("run_batches_run_id_idx").on(t.runId)],
 );
 
 /** Model responses keyed by a hash of model, messages, parameters and sample index. */
@@ -496,3 +537,19 @@ export const agreementJudgments = pgTable(
     uniqueIndex("agreement_judgments_set_item_judge_order_idx").on(t.setId, t.itemId, t.judge, t.order),
   ],
 );
+
+/**
+ * A computed agreement report, stored so pages, `jury agreement show` and exports read it instead of
+ * recomputing: one per import (`set`) or labelled run (`run`). `stamp` says what it was computed
+ * from (for a run, its labels' count and newest change): a report whose stamp no longer matches is
+ * stale and is computed again, as a job.
+ */
+export const agreementReports = pgTable("agreement_reports", {
+  subjectId: ctext().primaryKey(),
+  kind: ctext().$type<"set" | "run">().notNull(),
+  stamp: ctext().notNull(),
+  report: ctext().notNull(),
+  /** CPU milliseconds the computation took */
+  cpuMs: bigint({ mode: "number" }).notNull(),
+  computedAt: timestampMs().notNull(),
+});

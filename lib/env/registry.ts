@@ -258,10 +258,26 @@ const specs = {
     unit: "bytes",
     help: "Largest file read from a suite, memory, criteria or review input (also caps HTTP outputs).",
   }),
+  JURY_UPLOAD_MAX_BYTES: int({
+    group: "limits",
+    default: 10 * 1024 * 1024,
+    defaultText: "10 MiB",
+    min: 1024,
+    unit: "bytes",
+    help: "Most the dashboard's import form takes in one upload, all files together (read when the server starts). Larger files import from the CLI: `jury agreement import …`.",
+  }),
   JURY_TRUSTED_ROOT: list({
     group: "limits",
     separator: PATH_DELIMITER,
     help: "A folder (or `:`-separated list) under which a suite's or memory folder's files may also resolve.",
+  }),
+  JURY_BATCH_POLL_MS: int({
+    group: "limits",
+    default: 30_000,
+    defaultText: "30,000",
+    min: 10,
+    unit: "milliseconds",
+    help: "How often a batched run asks the providers' batch APIs whether its batches have ended.",
   }),
   JURY_MAX_FIELD_CHARS: int({
     group: "limits",

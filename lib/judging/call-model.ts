@@ -1,5 +1,12 @@
 import { APICallError } from "@ai-sdk/provider";
-import { generateText, jsonSchema, type LanguageModel, NoObjectGeneratedError, Output } from "ai";
+import {
+  generateText,
+  jsonSchema,
+  type LanguageModel,
+  type LanguageModelUsage,
+  NoObjectGeneratedError,
+  Output,
+} from "ai";
 import { MAX_REPLY_BYTES_ENV, maxReplyBytes } from "../env/limits";
 import { isJuryError, JuryError } from "../errors";
 import { redactSecrets } from "../redact";
@@ -26,12 +33,27 @@ export type CallOptions = {
   signal?: AbortSignal;
   /** injectable for tests */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * Ask the provider to cache the prompt's prefix (system and prompt are the stable part): Anthropic
+   * gets a cache breakpoint at the prompt's end, OpenAI the cache key (calls sharing it are routed
+   * to the same cache), Gemini caches a repeated prefix by itself.
+   */
+  promptCache?: PromptCacheHint;
 };
+
+export type PromptCacheHint = { provider: "openai" | "anthropic" | "google"; key: string };
 
 export type CallResult = {
   text: string;
+  /** every input token, those read from or written to the provider's prompt cache included */
   inputTokens: number;
   outputTokens: number;
+  /** input read from the provider's prompt cache */
+  cacheReadTokens: number;
+  /** input written to the provider's prompt cache */
+  cacheWriteTokens: number;
+  /** of the output, the model's reasoning */
+  reasoningTokens: number;
   latencyMs: number;
   attempts: number;
   /** the AI SDK's warnings about the request, as lines ("openai:gpt-5: temperature is not supported…") */
@@ -63,6 +85,9 @@ export function partialReply(err: unknown): PartialReply {
     rawText: typeof d.text === "string" ? d.text : undefined,
     inputTokens: d.inputTokens,
     outputTokens: d.outputTokens,
+    cacheReadTokens: d.cacheReadTokens,
+    cacheWriteTokens: d.cacheWriteTokens,
+    reasoningTokens: d.reasoningTokens,
     latencyMs: d.latencyMs,
     ...attempts,
   };
@@ -182,7 +207,7 @@ async function attemptOnce(opts: CallOptions): Promise<Attempt> {
     const result = await generateText({
       model: opts.model,
       system: opts.system,
-      prompt: opts.prompt,
+      ...promptOf(opts),
       // reasoning models refuse a temperature: not sent, rather than sent and dropped with a warning
       temperature: isReasoningModel(provider, modelId) ? undefined : opts.temperature,
       maxOutputTokens,
@@ -194,8 +219,7 @@ async function attemptOnce(opts: CallOptions): Promise<Attempt> {
       result.finishReason,
       {
         text: result.text,
-        inputTokens: result.usage.inputTokens ?? 0,
-        outputTokens: result.usage.outputTokens ?? 0,
+        ...tokensOf(result.usage),
         warnings: warningLines(result.warnings, provider, modelId),
       },
       maxOutputTokens,
@@ -205,12 +229,7 @@ async function attemptOnce(opts: CallOptions): Promise<Attempt> {
     if (NoObjectGeneratedError.isInstance(err) && err.text !== undefined) {
       return checkFinish(
         err.finishReason,
-        {
-          text: err.text,
-          inputTokens: err.usage?.inputTokens ?? 0,
-          outputTokens: err.usage?.outputTokens ?? 0,
-          warnings: [],
-        },
+        { text: err.text, ...tokensOf(err.usage), warnings: [] },
         maxOutputTokens,
       );
     }
@@ -221,6 +240,40 @@ async function attemptOnce(opts: CallOptions): Promise<Attempt> {
   } finally {
     attempt.done();
   }
+}
+
+const EPHEMERAL = { anthropic: { cacheControl: { type: "ephemeral" } } } as const;
+
+/**
+ * The prompt as the SDK takes it: a plain prompt, or with prompt caching asked for, one user message
+ * whose text ends with Anthropic's cache breakpoint (everything before it, the system prompt included,
+ * is cached), or OpenAI's cache key.
+ */
+function promptOf(opts: CallOptions) {
+  const hint = opts.promptCache;
+  if (hint?.provider === "anthropic")
+    return {
+      messages: [
+        {
+          role: "user" as const,
+          content: [{ type: "text" as const, text: opts.prompt, providerOptions: EPHEMERAL }],
+        },
+      ],
+    };
+  if (hint?.provider === "openai")
+    return { prompt: opts.prompt, providerOptions: { openai: { promptCacheKey: hint.key } } };
+  return { prompt: opts.prompt };
+}
+
+/** The SDK's usage as Jury stores it: its input total counts cache reads and writes for every provider. */
+function tokensOf(usage: Partial<LanguageModelUsage> | undefined) {
+  return {
+    inputTokens: usage?.inputTokens ?? 0,
+    outputTokens: usage?.outputTokens ?? 0,
+    cacheReadTokens: usage?.inputTokenDetails?.cacheReadTokens ?? usage?.cachedInputTokens ?? 0,
+    cacheWriteTokens: usage?.inputTokenDetails?.cacheWriteTokens ?? 0,
+    reasoningTokens: usage?.outputTokenDetails?.reasoningTokens ?? usage?.reasoningTokens ?? 0,
+  };
 }
 
 /** The SDK's warnings as one line each, naming the judge. */

@@ -239,3 +239,38 @@ export function keyPresence(env: Env = process.env): { name: string; present: bo
     present: Boolean(env[name]),
   }));
 }
+
+/**
+ * A built-in provider's SDK model whose HTTP goes to `f` and carries no real key: the batch path
+ * (lib/runs/batch-api.ts) captures there the exact request the SDK would send live, and hands a
+ * batch result back through it, so a batched call is written and read by the same SDK code as a
+ * live one.
+ */
+export function builtinModelOver(spec: string, f: typeof fetch): LanguageModel {
+  const { provider, model } = parseJudgeId(spec);
+  const apiKey = "unused-by-capture";
+  if (provider === "openai")
+    return lazyModel(provider, model, async () =>
+      (await import("@ai-sdk/openai")).createOpenAI({ apiKey, baseURL: BUILTIN_BASE_URLS.openai, fetch: f })(
+        model,
+      ),
+    );
+  if (provider === "anthropic")
+    return lazyModel(provider, model, async () =>
+      (await import("@ai-sdk/anthropic")).createAnthropic({
+        apiKey,
+        baseURL: BUILTIN_BASE_URLS.anthropic,
+        fetch: f,
+      })(model),
+    );
+  throw new JuryError(`no_batch_api:${provider}`, `${provider} judges have no batch API in Jury`);
+}
+
+/** The batch APIs' HTTP for a built-in provider: its fixed base URL, its key, the built-in fetch. */
+export function batchHttp(
+  provider: "openai" | "anthropic",
+  env: Env = process.env,
+): { baseURL: string; apiKey: string; fetch: typeof fetch } {
+  const apiKey = requireKey(env, providerKeyEnv[provider], provider);
+  return { baseURL: BUILTIN_BASE_URLS[provider], apiKey, fetch: builtinFetch };
+}

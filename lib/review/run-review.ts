@@ -5,7 +5,8 @@ import { aggregateAcrossModels, type Coverage, type CriterionVerdict } from "../
 import { type CallResult, callModel, partialReply } from "../judging/call-model";
 import { maxOutputTokensFor } from "../judging/output-limit";
 import { parseJsonLoose } from "../judging/parse-json";
-import { costOf } from "../pricing";
+import { promptCacheHint } from "../judging/prompt-cache";
+import { costOf, resolvePrice } from "../pricing";
 import { getModel } from "../providers/get-model";
 import { structuredOutputSchema } from "../schemas/structured-output";
 import type { Settings } from "../settings/schema";
@@ -119,7 +120,7 @@ async function ask(
   calls: ReviewCall[],
 ): Promise<CallResult> {
   const started = performance.now();
-  const price = o.settings.prices[judge];
+  const price = resolvePrice(o.settings.prices, judge);
   try {
     const model = getModel(judge, { settings: o.settings });
     const call = () =>
@@ -133,6 +134,7 @@ async function ask(
         timeoutMs: o.settings.judging.timeoutMs,
         maxRetries: o.settings.judging.maxRetries,
         signal: o.signal,
+        promptCache: promptCacheHint(judge, { system, prompt }, o.settings.judging.promptCaching),
       });
     const r = await (o.scheduler ? o.scheduler.schedule(judge, call) : call());
     noteCall(o, calls, {
@@ -140,7 +142,7 @@ async function ask(
       judge,
       inputTokens: r.inputTokens,
       outputTokens: r.outputTokens,
-      costUsd: price ? costOf(price, r.inputTokens, r.outputTokens) : judge.startsWith("mock:") ? 0 : null,
+      costUsd: price ? costOf(price, r) : judge.startsWith("mock:") ? 0 : null,
       latencyMs: r.latencyMs,
     });
     return r;
@@ -154,7 +156,7 @@ async function ask(
       judge,
       inputTokens,
       outputTokens,
-      costUsd: price ? costOf(price, inputTokens, outputTokens) : 0,
+      costUsd: price ? costOf(price, { ...p, inputTokens, outputTokens }) : 0,
       latencyMs: performance.now() - started,
       error: errorMessage(err),
     });
@@ -437,11 +439,11 @@ async function collectSamples(o: ReviewOptions, message: string, calls: ReviewCa
 
 /** A call's tokens and cost, as a sample stores them (null cost: the judge has no price). */
 function tokensOf(judge: string, r: CallResult, o: ReviewOptions) {
-  const price = o.settings.prices[judge];
+  const price = resolvePrice(o.settings.prices, judge);
   return {
     inputTokens: r.inputTokens,
     outputTokens: r.outputTokens,
-    costUsd: price ? costOf(price, r.inputTokens, r.outputTokens) : judge.startsWith("mock:") ? 0 : null,
+    costUsd: price ? costOf(price, r) : judge.startsWith("mock:") ? 0 : null,
   };
 }
 
