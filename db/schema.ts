@@ -79,6 +79,8 @@ export type RunOptions = {
   unpriced?: string[];
   /** a criterion's own panel (promoted in Settings), over `judges`; `judges` then lists every judge the run calls */
   criterionJudges?: Record<string, string[]>;
+  /** what the AI SDK warned of while the run's calls were made (each once), recorded as the run works */
+  providerWarnings?: string[];
 };
 
 export const runs = sqliteTable(

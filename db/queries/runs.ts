@@ -230,6 +230,23 @@ export function setRunStatus(
     .run();
 }
 
+/**
+ * Adds the AI SDK's warnings seen while the run worked to those its options already record (a
+ * resumed run keeps the earlier ones), each once.
+ */
+export function addRunProviderWarnings(db: Db, { id, warnings }: { id: string; warnings: string[] }): void {
+  if (warnings.length === 0) return;
+  db.transaction((tx) => {
+    const row = tx.select({ options: runs.options }).from(runs).where(eq(runs.id, id)).get();
+    if (!row) return;
+    const merged = [...new Set([...(row.options.providerWarnings ?? []), ...warnings])];
+    tx.update(runs)
+      .set({ options: { ...row.options, providerWarnings: merged } })
+      .where(eq(runs.id, id))
+      .run();
+  });
+}
+
 /** Asks the run's owner to stop: it sees the request on its job row at its next heartbeat. */
 export function requestCancel(db: Db, { id }: { id: string }): boolean {
   return db.transaction((tx) => {

@@ -2,6 +2,7 @@ import type { CallScheduler } from "../jobs/scheduler";
 import { getModel } from "../providers/get-model";
 import type { Settings } from "../settings/schema";
 import { type CallResult, callModel } from "./call-model";
+import { maxOutputTokensFor } from "./output-limit";
 
 /** What a judge is sent: its system prompt, the prompt, and the JSON schema of the answer. */
 export type JudgeCall = { system?: string; prompt: string; schema?: Record<string, unknown> };
@@ -29,6 +30,7 @@ export async function callJudge(opts: {
       prompt: opts.request.prompt,
       schema: opts.request.schema,
       temperature: opts.temperature,
+      maxOutputTokens: maxOutputTokensFor(opts.judge, j),
       timeoutMs: j.timeoutMs,
       maxRetries: j.maxRetries,
       signal: opts.signal,

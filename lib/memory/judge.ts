@@ -14,7 +14,7 @@ import { JUDGE_SYSTEM, LENIENT_NOTE, RELEVANCE_SYSTEM, USEFULNESS_SYSTEM } from 
  */
 export const keepAnswerSchema = z.strictObject({
   keep: z.array(z.int()),
-  dropped: z.array(z.strictObject({ index: z.int(), reason: z.string() })).optional(),
+  dropped: z.array(z.strictObject({ index: z.int(), reason: z.string() })).nullish(),
 });
 
 /** Appended to the judge's system prompt: the optional reasons for what it leaves out. */

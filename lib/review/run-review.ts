@@ -2,7 +2,8 @@ import type { ReviewRecord } from "@/db/schema";
 import { errorMessage } from "../errors";
 import { type CallScheduler, createCallScheduler } from "../jobs/scheduler";
 import { aggregateAcrossModels, type Coverage, type CriterionVerdict } from "../judging/aggregate";
-import { type CallResult, callModel } from "../judging/call-model";
+import { type CallResult, callModel, partialReply } from "../judging/call-model";
+import { maxOutputTokensFor } from "../judging/output-limit";
 import { parseJsonLoose } from "../judging/parse-json";
 import { costOf } from "../pricing";
 import { getModel } from "../providers/get-model";
@@ -128,6 +129,7 @@ async function ask(
         prompt,
         schema,
         temperature: o.temperature ?? o.settings.judging.temperature,
+        maxOutputTokens: maxOutputTokensFor(judge, o.settings.judging),
         timeoutMs: o.settings.judging.timeoutMs,
         maxRetries: o.settings.judging.maxRetries,
         signal: o.signal,
@@ -143,12 +145,16 @@ async function ask(
     });
     return r;
   } catch (err) {
+    // a refusal or a cut-off answer still cost its tokens
+    const p = partialReply(err);
+    const inputTokens = p.inputTokens ?? 0;
+    const outputTokens = p.outputTokens ?? 0;
     noteCall(o, calls, {
       ...record,
       judge,
-      inputTokens: 0,
-      outputTokens: 0,
-      costUsd: 0,
+      inputTokens,
+      outputTokens,
+      costUsd: price ? costOf(price, inputTokens, outputTokens) : 0,
       latencyMs: performance.now() - started,
       error: errorMessage(err),
     });

@@ -1,6 +1,7 @@
 import { setMaxListeners } from "node:events";
 import type { Db } from "@/db/client";
 import {
+  addRunProviderWarnings,
   getPendingTasks,
   getRunById,
   getRunCases,
@@ -32,6 +33,11 @@ export type ExecuteOptions = {
   /** aborting it stops the run as "interrupted" (resumable) */
   signal?: AbortSignal;
   onProgress?: (p: ExecuteProgress) => void;
+  /**
+   * Each AI SDK warning about the run's calls, once per run (default: a line on stderr). They are
+   * recorded on the run too (its options' providerWarnings); stdout never gets them.
+   */
+  onWarning?: (line: string) => void;
   /** how often the job's heartbeat runs (and sees a cancel request) */
   cancelPollMs?: number;
 };
@@ -89,7 +95,15 @@ async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobCont
     remaining: pending.length,
   };
   const writer = createSampleWriter(db, (err) => ctx.failStorage(err));
-  const record = (task: Task, { sample: s, cache }: TaskOutcome) => {
+  const warnings = new Set<string>();
+  const warn =
+    opts.onWarning ?? ((line: string) => process.stderr.write(`jury: provider warning: ${line}\n`));
+  const record = (task: Task, { sample: s, cache, warnings: said }: TaskOutcome) => {
+    for (const w of said ?? []) {
+      if (warnings.has(w)) continue;
+      warnings.add(w);
+      warn(w);
+    }
     if (signal.aborted) return; // stopped: the task stays pending and a resume redoes it
     const sample: SampleWrite = {
       taskId: task.id,
@@ -121,6 +135,7 @@ async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobCont
       }),
     );
     writer.flush();
+    addRunProviderWarnings(db, { id: runId, warnings: [...warnings] });
     return settleRun(db, runId, options, ctx);
   } catch (err) {
     try {

@@ -7,6 +7,7 @@ import { buildJudgePrompt, type JudgeRequest } from "../judging/prompt";
 import { parseJudgeId } from "../providers/get-model";
 import { redactSecrets } from "../redact";
 import { judgeCacheKey } from "./cache-key";
+import { errorKind } from "./coverage";
 import { type CaseCriterion, criterionHash, DETERMINISTIC_JUDGE } from "./plan-run";
 
 /**
@@ -63,7 +64,13 @@ export type CallInspection = {
     | "supersededAt"
     | "supersededReason"
     | "createdAt"
-  > & { reasoning: string | null; rawText: string | null; error: string | null };
+  > & {
+    reasoning: string | null;
+    rawText: string | null;
+    error: string | null;
+    /** the failure's kind (refusal, truncated, HTTP 429, timeout…; see errorKind), null when it answered */
+    errorKind: string | null;
+  };
   /** `llm`: a model call; `deterministic`: a check run in a worker (no request); `unavailable`: cannot be rebuilt */
   kind: "llm" | "deterministic" | "unavailable";
   request?: InspectedRequest;
@@ -119,6 +126,7 @@ export function inspectSample(
       reasoning: clean(s.reasoning),
       rawText: clean(s.rawText),
       error: clean(s.error),
+      errorKind: s.error ? errorKind(s.error) : null,
     },
     kind: "unavailable",
     check: "not recorded",

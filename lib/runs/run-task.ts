@@ -19,6 +19,8 @@ import { judgeCacheKey } from "./cache-key";
 export type TaskOutcome = {
   sample: Omit<SampleWrite, "taskId" | "runId" | "caseId" | "criterionId" | "judge" | "sampleIndex">;
   cache?: SampleRecord["cache"];
+  /** the AI SDK's warnings about the call (see CallResult.warnings) */
+  warnings?: string[];
 };
 
 /** What the tasks of one run share: built once per run, read by every task. */
@@ -170,10 +172,16 @@ async function askJudge(
       },
       // only an answer that parsed is cached: a broken one is asked again next time
       cache: parsed.ok ? { key: cacheKey, ...r } : undefined,
+      warnings: r.warnings,
     };
   } catch (err) {
     if (signal.aborted) return undefined; // left pending: a resume picks it up
-    // a reply over the size cap is stored once, cut to the cap, as this sample's error
-    return { sample: { ...EMPTY, ...partialReply(err), error: errorMessage(err), requestKey: cacheKey } };
+    // the attempts made; and a reply over the size cap, a refusal or a cut-off answer is stored once
+    // (its text, cut to the cap) with the tokens it cost, as this sample's error
+    const p = partialReply(err);
+    const price = env.settings.prices[task.judge];
+    const costUsd =
+      price && p.inputTokens !== undefined ? costOf(price, p.inputTokens, p.outputTokens ?? 0) : 0;
+    return { sample: { ...EMPTY, ...p, costUsd, error: errorMessage(err), requestKey: cacheKey } };
   }
 }

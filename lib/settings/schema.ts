@@ -184,6 +184,16 @@ export const settingsSchema = z.object({
     perProviderConcurrency: z.int().min(1).max(256),
     timeoutMs: z.int().min(100).max(600_000),
     maxRetries: z.int().min(0).max(10),
+    /**
+     * the most output tokens a judge's answer may take, sent with every call (reasoning models get
+     * lib/judging/output-limit.ts's headroom on top); a judge listed in maxOutputTokensByJudge uses its own
+     */
+    maxOutputTokens: z
+      .int("Must be a whole number")
+      .min(16, "At least 16")
+      .max(128_000, "At most 128,000")
+      .default(1024),
+    maxOutputTokensByJudge: z.record(judgeId, z.int().min(16).max(128_000)).default({}),
     // the panel options; a suite's criterion may override them
     consensusThreshold: z.number().min(0, "Must be ≥ 0").max(9, "Must be ≤ 9").default(1.5),
     flagLowConsensus: z.boolean().default(true),
@@ -224,6 +234,8 @@ export const defaultSettings: Settings = {
     perProviderConcurrency: 4,
     timeoutMs: 60_000,
     maxRetries: 4,
+    maxOutputTokens: 1024,
+    maxOutputTokensByJudge: {},
     consensusThreshold: 1.5,
     flagLowConsensus: true,
     reportUncertainty: true,

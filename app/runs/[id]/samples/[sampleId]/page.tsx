@@ -219,7 +219,7 @@ export default async function CallInspectorPage({ params }: Props) {
           />
           {s.error && (
             <p className="text-sm text-red-700" data-testid="response-error">
-              Failed (not scored): {s.error}
+              Failed (not scored, <span data-testid="response-error-kind">{s.errorKind}</span>): {s.error}
             </p>
           )}
           {s.reasoning && (
