@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { distributionOf, MAX_POINTS, quantile, scoreSpreads, type SpreadCase } from "./score-spreads";
+import { distributionOf, MAX_POINTS, quantile, type SpreadCase, scoreSpreads } from "./score-spreads";
 import type { CellJudgeStats } from "./triage";
 
 const llm = (id: string, threshold = 7) => ({
@@ -8,10 +8,21 @@ const llm = (id: string, threshold = 7) => ({
   threshold,
   scale: [1, 10] as [number, number],
 });
-const det = { id: "contains", type: "deterministic" as const, threshold: 1, scale: [0, 1] as [number, number] };
+const det = {
+  id: "contains",
+  type: "deterministic" as const,
+  threshold: 1,
+  scale: [0, 1] as [number, number],
+};
 
 /** one judge's samples in one cell, as the SQL aggregate gives them */
-function cell(caseId: string, criterionId: string, judge: string, scores: number[], failed = 0): CellJudgeStats {
+function cell(
+  caseId: string,
+  criterionId: string,
+  judge: string,
+  scores: number[],
+  failed = 0,
+): CellJudgeStats {
   return {
     caseId,
     criterionId,
