@@ -12,6 +12,8 @@ import { SettingsPage } from "./pages/settings-page";
 test("change N in the settings modal, start a run, watch it progress, open its spread chart and a sample's reasoning", async ({
   page,
 }) => {
+  // a run watched live, then labelled, undone and checked on two pages: over a minute on a loaded machine
+  test.setTimeout(120_000);
   // specs before this one share the database and may have turned providers on: start from none
   await setProviders(page, { mock: false, local: false });
   const runs = new RunsPage(page);
