@@ -74,5 +74,14 @@ describe("JURY_DATABASE_URL before PostgreSQL support is complete", () => {
     expect(r.stdout).toBe("");
     expect(fs.readFileSync(log, "utf8")).toContain("PostgreSQL support is in progress");
     expect(fs.existsSync(s.db)).toBe(false);
+    // without JURY_HOOK_LOG the log is beside where the SQLite file would be, as always
+    const quiet = await runJury(["memory", "retrieve"], {
+      input: JSON.stringify({ prompt: "what is our http timeout policy" }),
+      env: { JURY_DB: s.db, JURY_DATABASE_URL: URL_WITH_PASSWORD },
+    });
+    expect(quiet.code).toBe(0);
+    const beside = path.join(s.dir, "jury-hook.log");
+    expect(fs.readFileSync(beside, "utf8")).toContain("PostgreSQL support is in progress");
+    expect(fs.readFileSync(beside, "utf8")).not.toContain("s3cret");
   });
 });

@@ -19,7 +19,7 @@ export const settings = sqliteTable("settings", {
 // has a job row, keyed by the id of what it works on. Only one live owner works a job at a time:
 // it claims the row by compare-and-set and keeps `heartbeat_at` fresh; a dead owner's job is taken
 // over by a resume, or marked interrupted at start-up. See lib/jobs/runner.ts.
-export const jobKinds = ["run", "experiment", "review"] as const;
+export const jobKinds = ["run", "experiment", "review", "agreement"] as const;
 export type JobKind = (typeof jobKinds)[number];
 export const jobStatuses = ["queued", "running", "done", "failed", "cancelled", "interrupted"] as const;
 export type JobStatus = (typeof jobStatuses)[number];
@@ -677,6 +677,22 @@ export const agreementJudgments = sqliteTable(
     uniqueIndex("agreement_judgments_set_item_judge_order_idx").on(t.setId, t.itemId, t.judge, t.order),
   ],
 );
+
+/**
+ * A computed agreement report, stored so pages, `jury agreement show` and exports read it instead of
+ * recomputing: one per import (`set`) or labelled run (`run`). `stamp` says what it was computed
+ * from (for a run, its labels' count and newest change): a report whose stamp no longer matches is
+ * stale and is computed again, as a job.
+ */
+export const agreementReports = sqliteTable("agreement_reports", {
+  subjectId: text().primaryKey(),
+  kind: text({ enum: ["set", "run"] }).notNull(),
+  stamp: text().notNull(),
+  report: text().notNull(),
+  /** CPU milliseconds the computation took */
+  cpuMs: integer().notNull(),
+  computedAt: integer({ mode: "timestamp_ms" }).notNull(),
+});
 
 export type VerdictLabel = typeof verdictLabels.$inferSelect;
 export type AgreementSet = typeof agreementSets.$inferSelect;

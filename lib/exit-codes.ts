@@ -33,6 +33,9 @@ export const ERROR_EXIT_CODES: Readonly<Record<string, ExitCode>> = {
   timeout: EXIT.infrastructure,
   call_failed: EXIT.infrastructure,
   reply_too_large: EXIT.infrastructure,
+  // the judge answered without a verdict: it refused, or its answer hit the max output tokens
+  refusal: EXIT.infrastructure,
+  truncated: EXIT.infrastructure,
   deterministic_timeout: EXIT.infrastructure,
   worker_start: EXIT.infrastructure,
   worker_missing: EXIT.infrastructure,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cacheMinimumTokens, costOf, type Price, resolvePrice, uncachedCostOf } from "./pricing";
+import { cacheMinimumTokens, costOf, formatCost, type Price, resolvePrice, uncachedCostOf } from "./pricing";
 import { defaultSettings } from "./settings/schema";
 
 const haiku = defaultSettings.prices["anthropic:claude-haiku-4-5-20251001"] as Price;
@@ -78,5 +78,16 @@ describe("cacheMinimumTokens", () => {
     expect(cacheMinimumTokens("openai:gpt-5-mini")).toBe(1024);
     expect(cacheMinimumTokens("google:gemini-2.5-flash")).toBe(1024);
     expect(cacheMinimumTokens("local:llama3.1:8b")).toBeUndefined();
+  });
+});
+
+describe("formatCost", () => {
+  it("shows a priced call's cost, an unpriced one as unpriced (never $0), a cached one with the cost its call had", () => {
+    const c = costOf({ inputPerMTok: 3, outputPerMTok: 15 }, { inputTokens: 1000, outputTokens: 200 });
+    expect(formatCost(c)).toBe("$0.00600");
+    expect(formatCost(null)).toBe("unpriced");
+    expect(formatCost(c, { cached: true })).toBe("$0.00600 · cached");
+    expect(formatCost(null, { cached: true })).toBe("unpriced · cached");
+    expect(formatCost(0)).toBe("$0.00000");
   });
 });

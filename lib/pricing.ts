@@ -121,3 +121,13 @@ export function batchProvider(judge: string): "openai" | "anthropic" | undefined
   const p = cachingProvider(judge);
   return p === "openai" || p === "anthropic" ? p : undefined;
 }
+
+/**
+ * The one way a call's cost is shown: USD to 5 decimals, "unpriced" when the judge has no price
+ * (never $0), and "· cached" after the cost the original call had when the answer came from the
+ * response cache (nothing was spent this time).
+ */
+export function formatCost(costUsd: number | null, { cached = false }: { cached?: boolean } = {}): string {
+  const cost = costUsd === null ? "unpriced" : `$${costUsd.toFixed(5)}`;
+  return cached ? `${cost} · cached` : cost;
+}

@@ -115,7 +115,7 @@ export function ScoreSpreadChart({
     })),
     {
       key: "panel",
-      label: "panel (mean of judges, per case)",
+      label: "the judges' mean, per case",
       color: PANEL_COLOR,
       dist: spread.panel.dist,
       panel: true,

@@ -2,8 +2,7 @@ import Link from "next/link";
 import { PageTitle } from "@/components/ui/card";
 import type { RunStatus } from "@/lib/domain";
 import { cacheText, type RunCost } from "@/lib/runs/cost-summary";
-import type { RunCoverage } from "@/lib/runs/coverage";
-import { CoverageLine } from "./coverage-line";
+import { LiveCoverageLine } from "./live-run";
 import { StatusBadge } from "./status-badge";
 
 type Props = {
@@ -16,7 +15,6 @@ type Props = {
   };
   caseCount: number;
   criteriaCount: number;
-  coverage: RunCoverage;
   /** judges with no price when the run was planned */
   unpriced: string[];
   /** what the run's calls cost and what the prompt cache and batches saved */
@@ -34,8 +32,12 @@ type BatchLine = {
   failed: number;
 };
 
-/** The run's title, its export and compare links, its panel and size, and what the whole run rests on. */
-export function RunHeader({ run, caseCount, criteriaCount, coverage, unpriced, cost, batches = [] }: Props) {
+/**
+ * The run's title, its export and compare links, its panel and size, what the whole run rests on
+ * (from the live snapshot the progress bar counts from: one count, however far the run is), what it
+ * cost and what the prompt cache and batches saved.
+ */
+export function RunHeader({ run, caseCount, criteriaCount, unpriced, cost, batches = [] }: Props) {
   return (
     <>
       <PageTitle
@@ -75,7 +77,7 @@ export function RunHeader({ run, caseCount, criteriaCount, coverage, unpriced, c
         {run.error && <span className="ml-2 text-red-700">{run.error}</span>}
       </p>
       <p className="-mt-2 text-sm">
-        Coverage: <CoverageLine coverage={coverage} testId="run-coverage" />
+        Coverage: <LiveCoverageLine />
         {unpriced.length > 0 && (
           <span className="ml-2 text-xs text-zinc-600" data-testid="run-unpriced">
             cost unpriced for {unpriced.join(", ")} (no price in Settings)

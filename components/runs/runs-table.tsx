@@ -145,8 +145,8 @@ export function RunsTable({ rows: initial }: { rows: RunsListRow[] }) {
               <td className="whitespace-nowrap text-right tabular-nums" data-testid="run-answered">
                 {r.done} / {r.total}
               </td>
-              <td>{r.suite}</td>
-              <td className="text-xs">
+              <td className="min-w-40">{r.suite}</td>
+              <td className="min-w-56 text-xs">
                 {r.judges.join(", ")} × {r.n}
               </td>
               <td className="whitespace-nowrap text-xs text-zinc-600">

@@ -537,3 +537,19 @@ export const agreementJudgments = pgTable(
     uniqueIndex("agreement_judgments_set_item_judge_order_idx").on(t.setId, t.itemId, t.judge, t.order),
   ],
 );
+
+/**
+ * A computed agreement report, stored so pages, `jury agreement show` and exports read it instead of
+ * recomputing: one per import (`set`) or labelled run (`run`). `stamp` says what it was computed
+ * from (for a run, its labels' count and newest change): a report whose stamp no longer matches is
+ * stale and is computed again, as a job.
+ */
+export const agreementReports = pgTable("agreement_reports", {
+  subjectId: ctext().primaryKey(),
+  kind: ctext().$type<"set" | "run">().notNull(),
+  stamp: ctext().notNull(),
+  report: ctext().notNull(),
+  /** CPU milliseconds the computation took */
+  cpuMs: bigint({ mode: "number" }).notNull(),
+  computedAt: timestampMs().notNull(),
+});

@@ -3,6 +3,7 @@ import { panelStats } from "@/lib/judging/panel-stats";
 import { panelStatsFromCounts } from "@/lib/judging/panel-stats-from-counts";
 import { groupFailureMessages, groupFailures, runCoverage, runCoverageFrom } from "@/lib/runs/coverage";
 import { finalizeRun } from "@/lib/runs/finalize-run";
+import { liveCoverage } from "@/lib/runs/live-verdicts";
 import { CASES_PER_PAGE } from "@/lib/runs/paging";
 import { createRun } from "@/lib/runs/plan-run";
 import { loadRunPage } from "@/lib/runs/run-page";
@@ -277,6 +278,26 @@ describe("the run page's queries", () => {
     try {
       expect(getRunCounters(db, { runId })).toEqual(getRunProgress(db, { runId }));
       expect(getRunLive(db, runId)).toMatchObject({ total: settled.total, done: settled.done, cursor: max });
+    } finally {
+      setRunStatus(db, { id: runId, status: "done_with_failures" });
+    }
+  });
+
+  it("the live snapshot counts what the run's coverage counts (the header and the bar read it), and a live page's verdicts are the finished rule's", () => {
+    const fromSamples = runCoverage(
+      JUDGES,
+      getRunById(db, { id: runId })!.totalTasks,
+      getRunSamples(db, { runId }),
+    );
+    expect(liveCoverage(getRunLive(db, runId)!)).toEqual(fromSamples);
+    setRunStatus(db, { id: runId, status: "running" });
+    try {
+      expect(liveCoverage(getRunLive(db, runId)!)).toEqual(fromSamples);
+      const page = loadRunPage(db, runId, {})!;
+      expect(page.live).toBe(true);
+      const stored = new Map(getRunResults(db, { runId }).map((r) => [`${r.caseId}/${r.criterionId}`, r]));
+      for (const r of page.triage.results.values())
+        expect(r).toEqual(stored.get(`${r.caseId}/${r.criterionId}`));
     } finally {
       setRunStatus(db, { id: runId, status: "done_with_failures" });
     }

@@ -55,7 +55,7 @@ const stmts = perConnection(statements);
 export type CaseIndexEntry = {
   caseId: string;
   name: string;
-  criteria: Pick<CaseCriterion, "id" | "type" | "threshold" | "scale">[];
+  criteria: Pick<CaseCriterion, "id" | "type" | "threshold" | "scale" | "panel">[];
 };
 
 /** Every case of a run, in case id order: its id, name and criteria with their scales (no input or output). */
@@ -69,6 +69,7 @@ export function getRunCaseIndex(db: Db, { runId }: { runId: string }): CaseIndex
       type: c.type,
       threshold: c.threshold,
       scale: c.scale,
+      ...(c.panel ? { panel: c.panel } : {}),
     })),
   }));
 }

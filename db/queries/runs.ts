@@ -311,7 +311,9 @@ function statements(db: Db) {
   };
   // one commit per judgment: the sample, its task's status and the cached response together
   const recordOne = (s: SampleWrite, cache?: CacheWrite): boolean => {
-    if (st.finishTask.run(s.error ? "error" : "done", s.taskId).changes === 0) return false;
+    // a sample with no score failed (as coverage counts it), error or not: the task's count agrees
+    const failed = Boolean(s.error) || s.score === null;
+    if (st.finishTask.run(failed ? "error" : "done", s.taskId).changes === 0) return false;
     st.insertSample.run({
       ...s,
       cached: s.cached ? 1 : 0,

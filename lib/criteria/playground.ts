@@ -46,7 +46,10 @@ export type PlaygroundSample = {
   latencyMs: number;
   inputTokens: number;
   outputTokens: number;
-  /** null when the judge has no price in Settings (unpriced, never $0); 0 for a cached answer */
+  /**
+   * null when the judge has no price in Settings (unpriced, never $0); for a cached answer, the cost
+   * its original call had (the run's calls total counts live calls only)
+   */
   costUsd: number | null;
 };
 
@@ -177,6 +180,14 @@ export async function tryCriterion(
   const one = async (judge: string, sampleIndex: number): Promise<PlaygroundSample> => {
     const base = { ...empty, judge, sampleIndex };
     const key = playgroundCacheKey(judge, request, j.temperature, sampleIndex);
+    const price = resolvePrice(settings.prices, judge);
+    // the mock provider costs nothing; a judge without a price is unpriced, never $0
+    const cost = (u: Partial<TokenUsage>) =>
+      price
+        ? costOf(price, { ...u, inputTokens: u.inputTokens ?? 0, outputTokens: u.outputTokens ?? 0 })
+        : judge.startsWith("mock:")
+          ? 0
+          : null;
     if (!req.noCache) {
       const hit = getCachedResponse(db, key);
       if (hit) {
@@ -186,18 +197,12 @@ export async function tryCriterion(
           ...(p.ok ? { score: p.score, reasoning: p.reasoning } : { error: p.error }),
           inputTokens: hit.inputTokens,
           outputTokens: hit.outputTokens,
+          // the cost the original call had (its tokens at today's price); nothing is spent now
+          costUsd: cost({ inputTokens: hit.inputTokens, outputTokens: hit.outputTokens }),
           cached: true,
         };
       }
     }
-    const price = resolvePrice(settings.prices, judge);
-    // the mock provider costs nothing; a judge without a price is unpriced, never $0
-    const cost = (u: Partial<TokenUsage>) =>
-      price
-        ? costOf(price, { ...u, inputTokens: u.inputTokens ?? 0, outputTokens: u.outputTokens ?? 0 })
-        : judge.startsWith("mock:")
-          ? 0
-          : null;
     try {
       const r = await callJudge({
         judge,

@@ -258,6 +258,14 @@ const specs = {
     unit: "bytes",
     help: "Largest file read from a suite, memory, criteria or review input (also caps HTTP outputs).",
   }),
+  JURY_UPLOAD_MAX_BYTES: int({
+    group: "limits",
+    default: 10 * 1024 * 1024,
+    defaultText: "10 MiB",
+    min: 1024,
+    unit: "bytes",
+    help: "Most the dashboard's import form takes in one upload, all files together (read when the server starts). Larger files import from the CLI: `jury agreement import …`.",
+  }),
   JURY_TRUSTED_ROOT: list({
     group: "limits",
     separator: PATH_DELIMITER,

@@ -344,7 +344,7 @@ export function retryAfterMs(headers: Record<string, string> | undefined): numbe
  * `google.rpc.RetryInfo` detail whose `retryDelay` is a duration like "22s" or "1.5s".
  */
 export function retryInfoMs(body: string | undefined): number | undefined {
-  if (!body || !body.includes("RetryInfo")) return undefined;
+  if (!body?.includes("RetryInfo")) return undefined;
   try {
     const details = (JSON.parse(body) as { error?: { details?: unknown } }).error?.details;
     if (!Array.isArray(details)) return undefined;

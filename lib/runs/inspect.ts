@@ -45,7 +45,7 @@ export type InspectedRequest = {
 export type RequestCheck = "verified" | "differs" | "not recorded";
 
 export type CallInspection = {
-  run: Pick<Run, "id" | "suiteName" | "status">;
+  run: Pick<Run, "id" | "suiteName" | "status"> & { /** samples asked of each judge per prompt */ n: number };
   caseId: string;
   caseName: string;
   criterionId: string;
@@ -105,7 +105,7 @@ export function inspectSample(
   const cc: CaseCriterion | undefined = c?.criteria.find((x) => x.id === s.criterionId);
   const def = registry.criteria.get(s.criterionId);
   const base: CallInspection = {
-    run: { id: run.id, suiteName: run.suiteName, status: run.status },
+    run: { id: run.id, suiteName: run.suiteName, status: run.status, n: run.options.n },
     caseId: s.caseId,
     caseName: c?.name ?? s.caseId,
     criterionId: s.criterionId,

@@ -2,7 +2,9 @@ import type { Db } from "@/db/client";
 import { getRunBatches } from "@/db/queries/batches";
 import { getVerdictLabel } from "@/db/queries/labels";
 import { getRunLive } from "@/db/queries/progress";
+import { getRunScores } from "@/db/queries/run-live";
 import {
+  type CaseIndexEntry,
   getCellJudgeStats,
   getFailureMessages,
   getRunCase,
@@ -13,15 +15,19 @@ import {
   judgeCountsOf,
 } from "@/db/queries/run-page";
 import { getRunById, getRunCost, getRunSampleHistory } from "@/db/queries/runs";
+import type { RunOptions } from "@/db/schema";
 import type { RunCase, Sample } from "../domain";
+import { isLive } from "../jobs/live";
 import { mean } from "../judging/aggregate";
 import { panelStatsFromCounts } from "../judging/panel-stats-from-counts";
 import { runCost } from "./cost-summary";
 import { groupFailureMessages, runCoverageFrom } from "./coverage";
+import { computeVerdicts } from "./finalize-run";
+import { verdictRows } from "./live-verdicts";
 import { pageOf, parsePage } from "./paging";
 import { DETERMINISTIC_JUDGE } from "./plan-run";
 import { scoreSpreads } from "./score-spreads";
-import { cellKey, parseTriageQuery, triageCellsFrom, triageView } from "./triage";
+import { cellKey, parseTriageQuery, triageCellsFrom, triageView, verdictSummaries } from "./triage";
 
 /**
  * Everything the run page (app/runs/[id]/page.tsx) shows, at any size of run. What covers the whole
@@ -43,13 +49,16 @@ export function loadRunPage(db: Db, runId: string, sp: Params) {
   const cases = getRunCaseIndex(db, { runId });
   const criteria = [...new Set(cases.flatMap((c) => c.criteria.map((x) => x.id)))];
   const stats = getCellJudgeStats(db, { runId });
-  const verdicts = getVerdictSummaries(db, { runId });
+  const live = isLive(run.status);
+  // a live run's verdicts are computed from its samples so far (partial), not read from a finish
+  const liveRows = live ? liveVerdicts(db, run, cases) : undefined;
+  const verdicts = liveRows ? verdictSummaries(liveRows) : getVerdictSummaries(db, { runId });
 
   const hasDeterministic = cases.some((c) => c.criteria.some((x) => x.type === "deterministic"));
   const triageJudges = [...run.options.judges, ...(hasDeterministic ? [DETERMINISTIC_JUDGE] : [])];
   const query = parseTriageQuery(sp, { judges: triageJudges, criteria });
   const view = triageView(
-    triageCellsFrom(cases, verdicts, stats),
+    triageCellsFrom(cases, verdicts, stats, { live }),
     cases.map((c) => c.caseId),
     criteria,
     query,
@@ -57,12 +66,10 @@ export function loadRunPage(db: Db, runId: string, sp: Params) {
   );
   const page = pageOf(view.rows, parsePage(sp.page));
   const pageCaseIds = page.rows.map((r) => r.caseId);
-  const pageResults = new Map(
-    getRunResultsForCases(db, { runId, caseIds: pageCaseIds }).map((r) => [
-      cellKey(r.caseId, r.criterionId),
-      r,
-    ]),
-  );
+  const onPageRows = liveRows
+    ? liveRows.filter((r) => pageCaseIds.includes(r.caseId))
+    : getRunResultsForCases(db, { runId, caseIds: pageCaseIds });
+  const pageResults = new Map(onPageRows.map((r) => [cellKey(r.caseId, r.criterionId), r]));
   const onPage = new Set(pageCaseIds);
   const caseNames = new Map(cases.filter((c) => onPage.has(c.caseId)).map((c) => [c.caseId, c.name]));
 
@@ -79,6 +86,7 @@ export function loadRunPage(db: Db, runId: string, sp: Params) {
 
   return {
     run,
+    live,
     progress,
     caseCount: cases.length,
     criteria,
@@ -99,7 +107,6 @@ export function loadRunPage(db: Db, runId: string, sp: Params) {
       judges: triageJudges,
       view,
       page,
-      verdictCount: verdicts.length,
       caseNames,
       results: pageResults,
       keep: { case: spCase, criterion: spCriterion },
@@ -112,6 +119,23 @@ export function loadRunPage(db: Db, runId: string, sp: Params) {
 }
 
 type RunLike = { id: string; options: { judges: string[]; n: number } };
+
+/**
+ * A live run's verdicts so far: the finished run's rule (computeVerdicts) over the samples stored
+ * until now. The page marks the ones with samples pending as partial.
+ */
+function liveVerdicts(
+  db: Db,
+  run: RunLike & { options: Pick<RunOptions, "panel" | "criterionJudges"> },
+  cases: CaseIndexEntry[],
+) {
+  const verdicts = computeVerdicts(cases, getRunScores(db, { runId: run.id }), run.options.judges, {
+    n: run.options.n,
+    panel: run.options.panel,
+    criterionJudges: run.options.criterionJudges,
+  });
+  return verdictRows(run.id, verdicts);
+}
 
 /**
  * One case × criterion cell: its case, its current samples in judge then sample order, the
@@ -136,6 +160,7 @@ function loadCell(db: Db, run: RunLike, selected: CellRef) {
   const scored = samples.filter((s) => s.score !== null && !s.error);
   const judges = [...new Set(scored.map((s) => s.judge))];
   const deterministic = criterion.type === "deterministic";
+  const askedSamples = deterministic ? 1 : run.options.judges.length * run.options.n;
   const judgeMeans = judges.map((j) => ({
     judge: j,
     mean: mean(scored.filter((s) => s.judge === j).map((s) => s.score as number)),
@@ -153,7 +178,10 @@ function loadCell(db: Db, run: RunLike, selected: CellRef) {
     judgeMeans,
     panelMean: judgeMeans.length ? mean(judgeMeans.map((m) => m.mean)) : null,
     askedJudges: deterministic ? 1 : run.options.judges.length,
-    askedSamples: deterministic ? 1 : run.options.judges.length * run.options.n,
+    askedSamples,
+    /** samples neither answered nor failed yet (a live run's cell is partial while any is) */
+    pending: Math.max(0, askedSamples - samples.length),
+    n: deterministic ? 1 : run.options.n,
     label: getVerdictLabel(db, { runId: run.id, ...selected }),
   };
 }

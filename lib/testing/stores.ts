@@ -109,6 +109,16 @@ async function template(): Promise<string> {
 
 let templateName: Promise<string> | undefined;
 
+/** An empty database (no migrations) on the test server, for a test of migrating; `drop` removes it. */
+export async function emptyPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `jury_t_${process.pid}_${randomBytes(6).toString("hex")}`;
+  await onServer(`create database "${name}"`);
+  return {
+    url: withDatabase(testServerUrl(), name),
+    drop: () => onServer(`drop database if exists "${name}" with (force)`),
+  };
+}
+
 export async function freshStore(kind: "sqlite"): Promise<Store<SqliteDb>>;
 export async function freshStore(kind: "pg"): Promise<Store<PgDb>>;
 export async function freshStore(kind: StoreKind): Promise<Store>;
