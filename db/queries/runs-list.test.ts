@@ -79,7 +79,27 @@ function answer(db: Db, runId: string, count: number, { failEvery = 4, seed = 1 
       },
     };
   });
-  recordSamples(db, items);
+  writeSamples(db, items);
+}
+
+let writeSamples: (db: Db, items: Parameters<typeof recordSamples>[1]) => void = recordSamples;
+
+/** Samples as a database of migration 0009's time stores them (its columns only), each finishing its task. */
+function recordSamplesAt0009(db: Db, items: Parameters<typeof recordSamples>[1]): void {
+  const c = db.$client;
+  const finish = c.prepare("update tasks set status = ? where id = ? and status = 'pending'");
+  const insert = c.prepare(
+    `insert into samples (task_id, run_id, case_id, criterion_id, judge, sample_index, score, reasoning, raw_text,
+      latency_ms, input_tokens, output_tokens, cost_usd, attempts, cached, error, created_at)
+     values (@taskId, @runId, @caseId, @criterionId, @judge, @sampleIndex, @score, @reasoning, @rawText,
+      @latencyMs, @inputTokens, @outputTokens, @costUsd, @attempts, @cached, @error, @createdAt)`,
+  );
+  c.transaction(() => {
+    for (const { sample: s } of items) {
+      if (finish.run(s.error ? "error" : "done", s.taskId).changes === 0) continue;
+      insert.run({ ...s, cached: s.cached ? 1 : 0, createdAt: Date.now() });
+    }
+  })();
 }
 
 /** Several runs in every state the runs list shows. */
@@ -198,7 +218,11 @@ describe("the runs list's aggregates", () => {
 
     const file = path.join(tempDir(), "jury.db");
     const before = createDb(file, { migrationsFolder: old });
-    const ids = await manyRuns(before);
+    // written with the columns samples had then (later migrations add some)
+    writeSamples = recordSamplesAt0009;
+    const ids = await manyRuns(before).finally(() => {
+      writeSamples = recordSamples;
+    });
     const expected = legacyProgressByRun(before);
     const medians = legacyMedianLatencyByJudge(before);
     before.$client.close();
