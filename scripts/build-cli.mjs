@@ -67,6 +67,7 @@ await build({
     bench: "bench/judge-bench.ts",
     "memory-bench": "bench/memory-bench.ts",
     "tokenizer-bench": "bench/tokenizer-bench.ts",
+    "panel-bench": "bench/panel-bench.ts",
     // not in scripts/bench.mjs's list (minutes at 100,000 samples): run on its own
     "run-scale-bench": "bench/run-scale-bench.ts",
   },
