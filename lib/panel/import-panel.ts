@@ -13,6 +13,7 @@ import type { Db } from "@/db/client";
 import { getAgreementItems, getAgreementJudgments, getAgreementSet } from "@/db/queries/agreement";
 import { type Figure, type LabelPair, pointwiseAgreement, proportionFigure } from "../agreement/metrics";
 import { JuryError } from "../errors";
+import { getOrInsert } from "../map-utils";
 import { cohenKappa } from "../stats/kappa";
 import { DEFAULT_MARGIN, MAX_PANEL_JUDGES } from "./engine";
 
@@ -81,9 +82,7 @@ export function optimizeImport(db: Db, setId: string, opts: { margin?: number } 
   const labelOf = new Map<string, Map<string, number>>();
   for (const j of judgments) {
     if (j.label === null || !sets.includes(j.judge)) continue;
-    let m = labelOf.get(j.itemId);
-    if (!m) labelOf.set(j.itemId, (m = new Map()));
-    m.set(j.judge, j.label);
+    getOrInsert(labelOf, j.itemId, () => new Map<string, number>()).set(j.judge, j.label);
   }
   const margin = opts.margin ?? DEFAULT_MARGIN;
   const kind = labels === "graded" ? ("graded" as const) : ("pass_fail" as const);

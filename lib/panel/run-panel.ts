@@ -8,6 +8,7 @@ import { listVerdictLabels } from "@/db/queries/labels";
 import { getRunById, getRunCases, getRunResults, getRunSamples } from "@/db/queries/runs";
 import { JuryError } from "../errors";
 import type { SampleScore } from "../judging/aggregate";
+import { getOrInsert } from "../map-utils";
 import type { Price } from "../pricing";
 import { costPerVerdict } from "./cost";
 import { MAX_PANEL_JUDGES, optimizePanel, type PanelReport, type PanelVerdict } from "./engine";
@@ -59,9 +60,8 @@ export function optimizeRun(db: Db, runId: string, opts: RunPanelOptions): RunPa
       .sort((a, b) => a.sampleIndex - b.sampleIndex);
     const byCase = new Map<string, Record<string, SampleScore[]>>();
     for (const s of mine) {
-      let m = byCase.get(s.caseId);
-      if (!m) byCase.set(s.caseId, (m = {}));
-      (m[s.judge] ??= []).push({ score: s.score, error: s.error });
+      const m = getOrInsert(byCase, s.caseId, () => ({}) as Record<string, SampleScore[]>);
+      m[s.judge] = [...(m[s.judge] ?? []), { score: s.score, error: s.error }];
     }
     const verdicts: PanelVerdict[] = cases
       .filter((c) => c.criteria.some((x) => x.id === cr.id))
