@@ -79,6 +79,8 @@ export type RunOptions = {
   unpriced?: string[];
   /** a criterion's own panel (promoted in Settings), over `judges`; `judges` then lists every judge the run calls */
   criterionJudges?: Record<string, string[]>;
+  /** a criterion's own N (promoted in Settings), over `n` */
+  criterionN?: Record<string, number>;
 };
 
 export const runs = sqliteTable(

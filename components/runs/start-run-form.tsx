@@ -5,7 +5,7 @@ import { type FormEvent, startTransition, useActionState, useEffect, useRef, use
 import { type StartRunState, startRun } from "@/app/actions/runs";
 import { LabelledField } from "@/components/ui/labelled-field";
 import type { SuiteSummary } from "@/lib/runs/estimate";
-import { defaultFormJudges } from "@/lib/settings/criteria-panels";
+import { defaultFormJudges, defaultFormSamples } from "@/lib/settings/criteria-panels";
 import { enabledJudges } from "@/lib/settings/providers";
 import type { Settings } from "@/lib/settings/schema";
 import { EstimateTable } from "./estimate-table";
@@ -26,7 +26,7 @@ type Props = {
 export function StartRunForm({ suites, suiteDir, onSuiteDir, settings, latencyMsByJudge }: Props) {
   const router = useRouter();
   const [judges, setJudges] = useState<string[]>(() => defaultFormJudges(settings));
-  const [n, setN] = useState<number>(settings.judging.samples);
+  const [n, setN] = useState<number>(() => defaultFormSamples(settings));
   const [state, action, pending] = useActionState<StartRunState, FormData>(startRun, null);
   const suite = suites.find((s) => s.dir === suiteDir);
   const formRef = useRef<HTMLFormElement>(null);
@@ -48,7 +48,7 @@ export function StartRunForm({ suites, suiteDir, onSuiteDir, settings, latencyMs
   const settingsKey = JSON.stringify(settings);
   // biome-ignore lint/correctness/useExhaustiveDependencies: settingsKey stands for settings' content
   useEffect(() => {
-    setN(settings.judging.samples);
+    setN(defaultFormSamples(settings));
     setJudges(defaultFormJudges(settings));
   }, [settingsKey]);
 

@@ -76,6 +76,8 @@ export type PanelConfig = {
   accuracy: Figure;
   /** Cohen's κ over the answered labelled verdicts; its interval only on the frontier and the picks */
   kappa: Figure;
+  /** the answered labelled verdicts: people's label (pass, fail) × the configuration's */
+  counts: PassFailCounts;
   /** verdicts (labelled or not) whose pass/fail differs from the full panel's */
   flips: number;
   /** against the full panel, over the same labelled verdicts */
@@ -210,7 +212,6 @@ export function optimizePanel(input: PanelInput): PanelReport {
   });
 
   const configs: PanelConfig[] = [];
-  const outs = new Map<string, Outcome>();
   for (let mask = 1; mask < 1 << judges.length; mask++) {
     const idx = judges.map((_, k) => k).filter((k) => mask & (1 << k));
     const sub = idx.map((k) => judges[k]);
@@ -235,7 +236,6 @@ export function optimizePanel(input: PanelInput): PanelReport {
       });
       const costs = sub.map((j) => costOf.get(j)?.[n - 1]);
       const id = configId(sub, n);
-      outs.set(id, out);
       configs.push({
         id,
         judges: sub,
@@ -248,6 +248,7 @@ export function optimizePanel(input: PanelInput): PanelReport {
         correct: m.correct,
         accuracy: proportionFigure(m.correct, labelled),
         kappa: { value: kappaOfCounts(m.counts), low: null, high: null, n: m.answered, method: "bootstrap" },
+        counts: m.counts,
         flips,
         test: nonInferiority(better, worse, labelled, margin),
         full: isFull,
@@ -264,7 +265,7 @@ export function optimizePanel(input: PanelInput): PanelReport {
   const detailed = new Set([...frontier, full.id, ...recommendationIds(recommendation)]);
   for (const c of configs) {
     if (!detailed.has(c.id)) continue;
-    c.kappa = kappaFigure(measure(input, outs.get(c.id) as Outcome).counts, { seed: input.seed });
+    c.kappa = kappaFigure(c.counts, { seed: input.seed });
     if (c.n < N)
       c.orderCheck = orderCheck(
         c,

@@ -55,6 +55,7 @@ export function optimizeRun(db: Db, runId: string, opts: RunPanelOptions): RunPa
       });
       continue;
     }
+    const n = run.options.criterionN?.[cr.id] ?? run.options.n;
     const mine = samples
       .filter((s) => s.criterionId === cr.id && judges.includes(s.judge))
       .sort((a, b) => a.sampleIndex - b.sampleIndex);
@@ -84,9 +85,9 @@ export function optimizeRun(db: Db, runId: string, opts: RunPanelOptions): RunPa
           panel: { ...run.options.panel, ...cr.panel },
         },
         judges,
-        n: run.options.n,
+        n,
         verdicts,
-        costs: costPerVerdict(mine, opts.prices, judges, run.options.n, verdicts.length),
+        costs: costPerVerdict(mine, opts.prices, judges, n, verdicts.length),
         margin: opts.margin,
       }),
     );

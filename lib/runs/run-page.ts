@@ -12,6 +12,7 @@ import {
   judgeCountsOf,
 } from "@/db/queries/run-page";
 import { getRunById, getRunSampleHistory } from "@/db/queries/runs";
+import type { RunOptions } from "@/db/schema";
 import type { RunCase, Sample } from "../domain";
 import { mean } from "../judging/aggregate";
 import { panelStatsFromCounts } from "../judging/panel-stats-from-counts";
@@ -97,13 +98,20 @@ export function loadRunPage(db: Db, runId: string, sp: Params) {
   };
 }
 
-type RunLike = { id: string; options: { judges: string[]; n: number } };
+type RunLike = {
+  id: string;
+  options: Pick<RunOptions, "judges" | "n" | "criterionJudges" | "criterionN">;
+};
 
 /**
  * One case × criterion cell: its case, its current samples in judge then sample order, the
  * superseded ones apart, and what its figures rest on. Failed samples are counted apart: never in a
  * mean, a spread, a chart or its count.
  */
+/** The judges asked on a criterion: its own panel (promoted in Settings), else the run's. */
+const panelOf = (run: RunLike, criterionId: string) =>
+  run.options.criterionJudges?.[criterionId] ?? run.options.judges;
+
 function loadCell(db: Db, run: RunLike, selected: CellRef) {
   const c: RunCase | undefined = getRunCase(db, { runId: run.id, caseId: selected.caseId });
   const criterion = c?.criteria.find((x) => x.id === selected.criterionId);
@@ -138,8 +146,11 @@ function loadCell(db: Db, run: RunLike, selected: CellRef) {
     judges,
     judgeMeans,
     panelMean: judgeMeans.length ? mean(judgeMeans.map((m) => m.mean)) : null,
-    askedJudges: deterministic ? 1 : run.options.judges.length,
-    askedSamples: deterministic ? 1 : run.options.judges.length * run.options.n,
+    askedJudges: deterministic ? 1 : panelOf(run, selected.criterionId).length,
+    askedSamples: deterministic
+      ? 1
+      : panelOf(run, selected.criterionId).length *
+        (run.options.criterionN?.[selected.criterionId] ?? run.options.n),
     label: getVerdictLabel(db, { runId: run.id, ...selected }),
   };
 }
