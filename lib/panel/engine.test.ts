@@ -2,12 +2,13 @@
 // (failed samples, judges with no answer), the κ of counts, the paired non-inferiority bound, the
 // frontier, and the recommendation's refusals when labels are too few.
 import { describe, expect, it } from "vitest";
+import { pointwiseAgreement } from "../agreement/metrics";
 import { aggregateAcrossModels, type SampleScore } from "../judging/aggregate";
 import { mulberry32 } from "../stats/bootstrap";
 import { cohenKappaFromConfusion } from "../stats/kappa";
 import { costPerVerdict } from "./cost";
 import { optimizePanel, type PanelInput, type PanelVerdict } from "./engine";
-import { kappa2x2, nonInferiority } from "./stats";
+import { binomialDraw, kappa2x2, kappaFigure, nonInferiority } from "./stats";
 
 const judges = ["local:a", "local:b", "local:c"];
 function input(verdicts: number, labelled: number, seed = 3): PanelInput {
@@ -153,5 +154,31 @@ describe("the statistics", () => {
     expect(small.labelsNeeded).toBeGreaterThan(100);
     // clearly worse: no number of labels would make it non-inferior
     expect(nonInferiority(0, 20, 100, 0.05).labelsNeeded).toBeNull();
+  });
+
+  it("binomial draws have the binomial's mean and variance; κ's interval matches the per-verdict bootstrap", () => {
+    const rng = mulberry32(11);
+    const lf = new Float64Array(201);
+    for (let k = 2; k <= 200; k++) lf[k] = lf[k - 1] + Math.log(k);
+    const xs = Array.from({ length: 20000 }, () => binomialDraw(200, 0.3, rng(), lf));
+    const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+    const v = xs.reduce((a, b) => a + (b - m) ** 2, 0) / xs.length;
+    expect(Math.abs(m - 60)).toBeLessThan(0.3); // 4 standard errors of the mean
+    expect(Math.abs(v / 42 - 1)).toBeLessThan(0.05);
+    expect(binomialDraw(10, 0, 0.5, lf)).toBe(0);
+    expect(binomialDraw(10, 1, 0.5, lf)).toBe(10);
+    // 300 verdicts: the resampled table and the resampled verdicts give the same interval (Monte Carlo noise apart)
+    const counts = { pp: 100, pf: 40, fp: 30, ff: 130 };
+    const pairs = [
+      ...Array.from({ length: 100 }, (_, i) => ({ itemId: `a${i}`, gold: 1, judge: 1 })),
+      ...Array.from({ length: 40 }, (_, i) => ({ itemId: `b${i}`, gold: 1, judge: 0 })),
+      ...Array.from({ length: 30 }, (_, i) => ({ itemId: `c${i}`, gold: 0, judge: 1 })),
+      ...Array.from({ length: 130 }, (_, i) => ({ itemId: `d${i}`, gold: 0, judge: 0 })),
+    ];
+    const ref = pointwiseAgreement(pairs, { kind: "pass_fail", bootstrap: { iterations: 4000 } }).kappa;
+    const mine = kappaFigure(counts, { iterations: 4000 });
+    expect(mine.value).toBeCloseTo(ref.value as number, 12);
+    expect(Math.abs((mine.low as number) - (ref.low as number))).toBeLessThan(0.02);
+    expect(Math.abs((mine.high as number) - (ref.high as number))).toBeLessThan(0.02);
   });
 });

@@ -37,27 +37,66 @@ export function kappaOfCounts(c: PassFailCounts): number | null {
   return kappa2x2(c.pp, c.pf, c.fp, c.ff);
 }
 
-/** κ with its 95 % percentile bootstrap interval over the labelled verdicts (seeded: reproducible). */
+/** ln k! for k = 0..n. */
+function logFactorials(n: number): Float64Array {
+  const t = new Float64Array(n + 1);
+  for (let k = 2; k <= n; k++) t[k] = t[k - 1] + Math.log(k);
+  return t;
+}
+
+/**
+ * One draw of Binomial(m, p) by inversion, searching outward from the mode (pmf by the recurrences,
+ * the mode's from the log-factorials): exact, and about √(m p (1 − p)) steps instead of m draws.
+ */
+export function binomialDraw(m: number, p: number, u: number, lf: Float64Array): number {
+  if (m === 0 || p <= 0) return 0;
+  if (p >= 1) return m;
+  const q = 1 - p;
+  const mode = Math.min(m, Math.floor((m + 1) * p));
+  const pm = Math.exp(lf[m] - lf[mode] - lf[m - mode] + mode * Math.log(p) + (m - mode) * Math.log(q));
+  let sum = pm;
+  if (u < sum) return mode;
+  let lo = mode;
+  let hi = mode;
+  let plo = pm;
+  let phi = pm;
+  while (lo > 0 || hi < m) {
+    if (hi < m) {
+      phi *= ((m - hi) / (hi + 1)) * (p / q);
+      hi++;
+      sum += phi;
+      if (u < sum) return hi;
+    }
+    if (lo > 0) {
+      plo *= (lo / (m - lo + 1)) * (q / p);
+      lo--;
+      sum += plo;
+      if (u < sum) return lo;
+    }
+  }
+  return mode; // u beyond the summed mass by rounding: the most likely count
+}
+
+/**
+ * κ with its 95 % percentile bootstrap interval over the labelled verdicts (seeded: reproducible).
+ * Resampling n verdicts with replacement is drawing the 2×2 table from Multinomial(n, observed
+ * shares), done as three conditional binomial draws.
+ */
 export function kappaFigure(c: PassFailCounts, opts: { iterations?: number; seed?: number } = {}): Figure {
   const n = countsTotal(c);
   const value = kappaOfCounts(c);
   const iterations = opts.iterations ?? 1000;
   if (n === 0 || value === null) return { value, low: null, high: null, n, method: "bootstrap" };
   const rng = mulberry32(opts.seed ?? DEFAULT_SEED);
-  const t1 = c.pp / n;
-  const t2 = t1 + c.pf / n;
-  const t3 = t2 + c.fp / n;
+  const lf = logFactorials(n);
+  const p1 = c.pp / n;
+  const p2 = c.pf / (n - c.pp || 1);
+  const p3 = c.fp / (n - c.pp - c.pf || 1);
   const stats: number[] = [];
   for (let it = 0; it < iterations; it++) {
-    let pp = 0;
-    let pf = 0;
-    let fp = 0;
-    for (let i = 0; i < n; i++) {
-      const u = rng();
-      if (u < t1) pp++;
-      else if (u < t2) pf++;
-      else if (u < t3) fp++;
-    }
+    const pp = binomialDraw(n, p1, rng(), lf);
+    const pf = binomialDraw(n - pp, p2, rng(), lf);
+    const fp = binomialDraw(n - pp - pf, p3, rng(), lf);
     const k = kappa2x2(pp, pf, fp, n - pp - pf - fp);
     if (k !== null) stats.push(k);
   }
