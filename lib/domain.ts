@@ -9,3 +9,5 @@ export type {
   RunStatus,
   Sample,
 } from "@/db/schema";
+export type { PanelConfig, PanelReport } from "./panel/engine";
+export type { Recommendation } from "./panel/recommend";
