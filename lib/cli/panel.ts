@@ -51,7 +51,7 @@ function configRow(c: PanelConfig): string {
     ci(c.accuracy, pct).padEnd(34),
     ci(c.kappa, k2).padEnd(28),
     String(c.flips).padStart(5),
-    pct(c.test.lower).padStart(8),
+    (c.full ? "—" : pct(c.test.lower)).padStart(8),
   ].join("  ");
 }
 

@@ -1,0 +1,100 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { createDb } from "../db/client";
+import { PANEL_PRICES, seedPanelRun } from "../lib/panel/test-run";
+import { readSettings, writeSettings } from "../lib/settings/store";
+import { freePort, startApp, stopApp } from "./app-server";
+import { seriousViolations } from "./axe";
+import { SCRATCH_DIR } from "./constants";
+
+const DB = path.resolve(SCRATCH_DIR, "panel", "jury.db");
+
+// its own server and database: promoting changes the settings every other spec reads
+test("the panel optimizer page: frontier chart (hover names the panel) and table at 1280 and 390 px, promote the recommendation, then another configuration after confirming", async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  fs.rmSync(path.dirname(DB), { recursive: true, force: true });
+  fs.mkdirSync(path.dirname(DB), { recursive: true });
+  const db = createDb(DB);
+  writeSettings(db, { ...readSettings(db), prices: PANEL_PRICES });
+  const runId = seedPanelRun(db);
+  db.$client.close();
+
+  const port = await freePort();
+  const app = await startApp({ port, db: DB });
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    // reached from the run page and the agreement page
+    await page.goto(`${base}/runs/${runId}`);
+    await page.getByTestId("panel-link").click();
+    await expect(page).toHaveURL(new RegExp(`/runs/${runId}/panel$`));
+    await page.goto(`${base}/agreement/${runId}`);
+    await expect(page.getByTestId("panel-link")).toHaveAttribute("href", `/runs/${runId}/panel`);
+
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${base}/runs/${runId}/panel`);
+      const card = page.getByTestId("panel-correctness");
+      await expect(card.getByTestId("panel-summary")).toContainText(
+        "75 configurations from the stored samples (no new call) · 60 verdicts, 60 labelled by people · full panel recomputed: 60 of 60 stored verdicts equal",
+      );
+      await expect(card.getByTestId("panel-recommendation")).toContainText(/Recommended: .+ × \d/);
+      // the chart: one dot per configuration, the frontier joined; hovering a dot names the panel
+      const chart = card.getByTestId("frontier-chart");
+      await expect(chart.locator(".recharts-scatter-symbol").first()).toBeVisible();
+      expect(await chart.locator(".recharts-scatter-symbol").count()).toBe(75);
+      await chart.locator(".recharts-scatter-symbol").last().hover();
+      await expect(chart.locator(".recharts-tooltip-wrapper")).toContainText(
+        /× \d[\s\S]*accuracy \d+\.\d% \(95% interval/,
+      );
+      // the table: the frontier, the full panel and the recommendation, none with the noise judge on the frontier
+      const rows = card.getByTestId("panel-row");
+      expect(await rows.count()).toBeGreaterThan(2);
+      for (const row of await rows.all()) {
+        const text = (await row.textContent()) ?? "";
+        if (text.includes("frontier")) expect(text).not.toContain("local:noise");
+      }
+      await expect(card.getByTestId("panel-row").filter({ hasText: "full panel" })).toContainText("n 60");
+      // no page-level horizontal scroll (the wide table scrolls in its own box)
+      const sizes = await page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        clientWidth: document.documentElement.clientWidth,
+      }));
+      expect(sizes.scrollWidth).toBeLessThanOrEqual(sizes.clientWidth);
+      expect(await seriousViolations(page)).toEqual([]);
+
+      if (width === 1280) {
+        // the recommendation: promoted at once (its figures support it)
+        const rec = rows.filter({ hasText: "recommended" });
+        await rec.getByTestId("promote-config-button").click();
+        await expect(rec.getByTestId("promote-config-message")).toContainText("Default for correctness:");
+        await page.reload();
+        await expect(rows.filter({ hasText: "recommended" }).getByTestId("config-default")).toHaveText(
+          "default for correctness",
+        );
+      } else {
+        // another row: not the recommendation, so the page asks first with the figures
+        const other = rows.filter({ hasText: "full panel" });
+        await other.getByTestId("promote-config-button").click();
+        const confirm = other.getByTestId("promote-confirm");
+        await expect(confirm.getByTestId("promote-reason")).toContainText("Not the recommendation");
+        await expect(confirm.getByTestId("promote-figures")).toContainText(/accuracy \d+\.\d % \[/);
+        expect(await seriousViolations(page)).toEqual([]);
+        await confirm.getByTestId("promote-confirm-yes").click();
+        await expect(other.getByTestId("promote-config-message")).toContainText(
+          "Default for correctness: local:good, local:cheap, local:noise, local:high × N=5",
+        );
+      }
+    }
+    const check = createDb(DB);
+    const s = readSettings(check);
+    check.$client.close();
+    expect(s.criteriaPanels.correctness).toEqual(["local:good", "local:cheap", "local:noise", "local:high"]);
+    expect(s.criteriaSamples.correctness).toBe(5);
+    expect(s.provenance["criteriaSamples.correctness"].label).toContain("not called best, confirmed");
+  } finally {
+    await stopApp(app);
+  }
+});
