@@ -10,4 +10,3 @@ export type {
   Sample,
 } from "@/db/schema";
 export type { PanelConfig, PanelReport } from "./panel/engine";
-export type { Recommendation } from "./panel/recommend";

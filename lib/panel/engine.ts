@@ -7,7 +7,7 @@
  * against the full panel. Then the cost–agreement Pareto frontier and the recommendation.
  */
 import { type Figure, proportionFigure } from "../agreement/metrics";
-import { aggregateWithinModel, type PanelOptions, panelScore, type SampleScore } from "../judging/aggregate";
+import { type PanelOptions, panelScore, type SampleScore } from "../judging/aggregate";
 import { MIN_PANEL_LABELS } from "../settings/promote-guard";
 import type { JudgeCost } from "./cost";
 import { orderCheck, randomSubsetMeans } from "./order-check";
@@ -19,6 +19,7 @@ import {
   nonInferiority,
   type PassFailCounts,
 } from "./stats";
+import { withinMeans } from "./within";
 
 /** At most this many judges: 255 sub-panels. */
 export const MAX_PANEL_JUDGES = 8;
@@ -118,20 +119,6 @@ export function firstSampleMeans(input: PanelInput): MeansTable {
   return input.judges.map((j) =>
     Array.from({ length: input.n }, (_, k) => withinMeans(input.verdicts, j, (s) => s.slice(0, k + 1))),
   );
-}
-
-export function withinMeans(
-  verdicts: readonly PanelVerdict[],
-  judge: string,
-  pick: (samples: SampleScore[]) => SampleScore[],
-): Float64Array {
-  const out = new Float64Array(verdicts.length);
-  verdicts.forEach((v, i) => {
-    const s = v.samples[judge];
-    const r = s?.length ? aggregateWithinModel(pick(s)) : null;
-    out[i] = r && !("skipped" in r) ? r.mean_score : Number.NaN;
-  });
-  return out;
 }
 
 /**

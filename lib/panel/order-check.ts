@@ -6,7 +6,8 @@
  * n-subsets is shared by every configuration holding that judge at that n.
  */
 import { DEFAULT_SEED, mulberry32 } from "../stats/bootstrap";
-import { type PanelConfig, type PanelInput, withinMeans } from "./engine";
+import type { PanelConfig, PanelInput } from "./engine";
+import { withinMeans } from "./within";
 
 export type RandomSubsetMeans = {
   draws: number;
