@@ -1,14 +1,21 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
-import { createDb } from "../db/client";
-import { PANEL_PRICES, seedPanelRun } from "../lib/panel/test-run";
-import { readSettings, writeSettings } from "../lib/settings/store";
+import { expect as baseExpect, test } from "@playwright/test";
 import { freePort, startApp, stopApp } from "./app-server";
 import { seriousViolations } from "./axe";
 import { SCRATCH_DIR } from "./constants";
 
 const DB = path.resolve(SCRATCH_DIR, "panel", "jury.db");
+// the page computes every configuration as it renders: on a shared machine that can take seconds
+const expect = baseExpect.configure({ timeout: 30_000 });
+
+/** Runs TypeScript against the database (tsx: the app's modules, as the unit tests load them). */
+function tsx(code: string): string {
+  const r = spawnSync("npx", ["tsx", "-e", code, DB], { encoding: "utf8", timeout: 120_000 });
+  if (r.status !== 0) throw new Error(`tsx exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout.trim();
+}
 
 // its own server and database: promoting changes the settings every other spec reads
 test("the panel optimizer page: frontier chart (hover names the panel) and table at 1280 and 390 px, promote the recommendation, then another configuration after confirming", async ({
@@ -17,10 +24,10 @@ test("the panel optimizer page: frontier chart (hover names the panel) and table
   test.setTimeout(240_000);
   fs.rmSync(path.dirname(DB), { recursive: true, force: true });
   fs.mkdirSync(path.dirname(DB), { recursive: true });
-  const db = createDb(DB);
-  writeSettings(db, { ...readSettings(db), prices: PANEL_PRICES });
-  const runId = seedPanelRun(db);
-  db.$client.close();
+  // the test run: 4 judges (one noise, one biased high) × N=5 over 60 cases, every verdict labelled
+  const runId = tsx(
+    `import { createDb } from "@/db/client"; import { PANEL_PRICES, seedPanelRun } from "@/lib/panel/test-run"; import { readSettings, writeSettings } from "@/lib/settings/store"; const db = createDb(process.argv[1]); writeSettings(db, { ...readSettings(db), prices: PANEL_PRICES }); console.log(seedPanelRun(db));`,
+  );
 
   const port = await freePort();
   const app = await startApp({ port, db: DB });
@@ -45,7 +52,7 @@ test("the panel optimizer page: frontier chart (hover names the panel) and table
       const chart = card.getByTestId("frontier-chart");
       await expect(chart.locator(".recharts-scatter-symbol").first()).toBeVisible();
       expect(await chart.locator(".recharts-scatter-symbol").count()).toBe(75);
-      await chart.locator(".recharts-scatter-symbol").last().hover();
+      await chart.locator(".recharts-scatter-symbol").first().hover();
       await expect(chart.locator(".recharts-tooltip-wrapper")).toContainText(
         /× \d[\s\S]*accuracy \d+\.\d% \(95% interval/,
       );
@@ -88,9 +95,11 @@ test("the panel optimizer page: frontier chart (hover names the panel) and table
         );
       }
     }
-    const check = createDb(DB);
-    const s = readSettings(check);
-    check.$client.close();
+    const s = JSON.parse(
+      tsx(
+        `import { createDb } from "@/db/client"; import { readSettings } from "@/lib/settings/store"; console.log(JSON.stringify(readSettings(createDb(process.argv[1]))));`,
+      ),
+    );
     expect(s.criteriaPanels.correctness).toEqual(["local:good", "local:cheap", "local:noise", "local:high"]);
     expect(s.criteriaSamples.correctness).toBe(5);
     expect(s.provenance["criteriaSamples.correctness"].label).toContain("not called best, confirmed");

@@ -2,7 +2,6 @@
 
 import {
   CartesianGrid,
-  Legend,
   ResponsiveContainer,
   Scatter,
   ScatterChart,
@@ -11,7 +10,6 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { LEGEND_TEXT } from "@/components/charts/colors";
 
 export type FrontierPoint = {
   id: string;
@@ -72,7 +70,7 @@ export function FrontierChart({ points, basis }: { points: FrontierPoint[]; basi
       aria-label={`Accuracy against ${title}, ${points.length} configurations`}
     >
       <ResponsiveContainer width="100%" height="100%">
-        <ScatterChart margin={{ top: 10, right: 16, bottom: 28, left: 4 }}>
+        <ScatterChart margin={{ top: 12, right: 16, bottom: 28, left: 4 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e4e4e7" />
           <XAxis
             type="number"
@@ -91,12 +89,6 @@ export function FrontierChart({ points, basis }: { points: FrontierPoint[]; basi
             width={44}
           />
           <Tooltip content={PanelTooltip} cursor={{ strokeDasharray: "3 3" }} />
-          <Legend
-            verticalAlign="top"
-            height={28}
-            wrapperStyle={{ fontSize: 11 }}
-            formatter={(value) => <span style={{ color: LEGEND_TEXT }}>{value}</span>}
-          />
           {kinds.map((k) => (
             <Scatter
               key={k}
@@ -109,6 +101,15 @@ export function FrontierChart({ points, basis }: { points: FrontierPoint[]; basi
           ))}
         </ScatterChart>
       </ResponsiveContainer>
+      </div>
+      <ul className="flex flex-wrap gap-x-3 gap-y-1 text-xs text-zinc-800" aria-label="Legend">
+        {kinds.map((k) => (
+          <li key={k} className="flex items-center gap-1">
+            <span aria-hidden="true" className="inline-block h-2 w-2 rounded-full" style={{ background: STYLE[k].fill }} />
+            {STYLE[k].name} ({data.filter((d) => d.kind === k).length})
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

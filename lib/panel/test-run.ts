@@ -35,7 +35,7 @@ export function panelScoreOf(model: string, i: number, k: number): number {
 export const panelCaseId = (i: number) => `case${String(i).padStart(2, "0")}`;
 
 /** A finished run of the four judges × N=5 over the 60 cases (no call), every verdict labelled. */
-export function seedPanelRun(db: Db, id = "run_20260301_0000panl"): string {
+export function seedPanelRun(db: Db, id = "run_20260301_0000a11e"): string {
   const criteria = [
     { id: "correctness", type: "llm" as const, scale: [1, 10] as [number, number], threshold: 6, params: {} },
   ];
