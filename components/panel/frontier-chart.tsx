@@ -63,49 +63,53 @@ export function FrontierChart({ points, basis }: { points: FrontierPoint[]; basi
     data.some((d) => d.kind === k),
   );
   return (
-    <div
-      className="h-72 w-full"
-      data-testid="frontier-chart"
-      role="img"
-      aria-label={`Accuracy against ${title}, ${points.length} configurations`}
-    >
-      <ResponsiveContainer width="100%" height="100%">
-        <ScatterChart margin={{ top: 12, right: 16, bottom: 28, left: 4 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e4e4e7" />
-          <XAxis
-            type="number"
-            dataKey="cost"
-            name={title}
-            tick={{ fontSize: 11, fill: "#3f3f46" }}
-            tickFormatter={(v: number) => (basis === "usd" ? `$${v.toPrecision(2)}` : String(v))}
-            label={{ value: title, position: "insideBottom", offset: -16, fontSize: 11, fill: "#3f3f46" }}
-          />
-          <YAxis
-            type="number"
-            dataKey="accuracy"
-            domain={[0, 1]}
-            tickFormatter={(v: number) => `${Math.round(v * 100)}%`}
-            tick={{ fontSize: 11, fill: "#3f3f46" }}
-            width={44}
-          />
-          <Tooltip content={PanelTooltip} cursor={{ strokeDasharray: "3 3" }} />
-          {kinds.map((k) => (
-            <Scatter
-              key={k}
-              name={STYLE[k].name}
-              data={data.filter((d) => d.kind === k).sort((a, b) => a.cost - b.cost)}
-              fill={STYLE[k].fill}
-              line={k === "frontier" ? { stroke: STYLE.frontier.fill } : false}
-              isAnimationActive={false}
+    <div className="w-full" data-testid="frontier-chart">
+      <p className="sr-only">
+        Accuracy with people against {title}, {points.length} configurations; the table below lists the
+        frontier.
+      </p>
+      <div className="h-72 w-full">
+        <ResponsiveContainer width="100%" height="100%">
+          <ScatterChart margin={{ top: 12, right: 16, bottom: 28, left: 4 }}>
+            <CartesianGrid strokeDasharray="3 3" stroke="#e4e4e7" />
+            <XAxis
+              type="number"
+              dataKey="cost"
+              name={title}
+              tick={{ fontSize: 11, fill: "#3f3f46" }}
+              tickFormatter={(v: number) => (basis === "usd" ? `$${v.toPrecision(2)}` : String(v))}
+              label={{ value: title, position: "insideBottom", offset: -16, fontSize: 11, fill: "#3f3f46" }}
             />
-          ))}
-        </ScatterChart>
-      </ResponsiveContainer>
+            <YAxis
+              type="number"
+              dataKey="accuracy"
+              domain={[0, 1]}
+              tickFormatter={(v: number) => `${Math.round(v * 100)}%`}
+              tick={{ fontSize: 11, fill: "#3f3f46" }}
+              width={44}
+            />
+            <Tooltip content={PanelTooltip} cursor={{ strokeDasharray: "3 3" }} />
+            {kinds.map((k) => (
+              <Scatter
+                key={k}
+                name={STYLE[k].name}
+                data={data.filter((d) => d.kind === k).sort((a, b) => a.cost - b.cost)}
+                fill={STYLE[k].fill}
+                line={k === "frontier" ? { stroke: STYLE.frontier.fill } : false}
+                isAnimationActive={false}
+              />
+            ))}
+          </ScatterChart>
+        </ResponsiveContainer>
       </div>
       <ul className="flex flex-wrap gap-x-3 gap-y-1 text-xs text-zinc-800" aria-label="Legend">
         {kinds.map((k) => (
           <li key={k} className="flex items-center gap-1">
-            <span aria-hidden="true" className="inline-block h-2 w-2 rounded-full" style={{ background: STYLE[k].fill }} />
+            <span
+              aria-hidden="true"
+              className="inline-block h-2 w-2 rounded-full"
+              style={{ background: STYLE[k].fill }}
+            />
             {STYLE[k].name} ({data.filter((d) => d.kind === k).length})
           </li>
         ))}
