@@ -157,7 +157,7 @@ export function PanelReportView({
           </p>
         )}
       </div>
-      <div className="mt-3 overflow-x-auto" data-testid="panel-table-scroll">
+      <div className="relative mt-3 max-w-full overflow-x-auto" data-testid="panel-table-scroll">
         <table className="w-full min-w-[44rem] text-left text-xs" data-testid="panel-table">
           <caption className="sr-only">
             The frontier, the full panel and the recommendation for {r.criterionId}
