@@ -6,6 +6,7 @@ import { TableHead } from "@/components/ui/table-head";
 import { getDb } from "@/db/client";
 import { listAgreementSets } from "@/db/queries/agreement";
 import { listLabelledRuns } from "@/db/queries/labels";
+import { readEnv } from "@/lib/env/registry";
 
 const KIND: Record<string, string> = {
   trec: "TREC qrels",
@@ -36,37 +37,39 @@ export default async function AgreementPage() {
             <code>jury agreement label &lt;run&gt; &lt;case&gt; &lt;criterion&gt; pass|fail</code>.
           </p>
         ) : (
-          <table className="w-full text-left text-sm">
-            <TableHead
-              columns={[
-                "Run",
-                "Suite",
-                "Status",
-                { label: "Labelled cells", title: "case × criterion verdicts a person labelled, of all" },
-                "Last labelled",
-              ]}
-            />
-            <tbody>
-              {runs.map((r) => (
-                <tr key={r.runId} className="border-t border-zinc-100">
-                  <td>
-                    <Link
-                      className="font-mono text-xs text-indigo-700 underline"
-                      href={`/agreement/${r.runId}`}
-                    >
-                      {r.runId}
-                    </Link>
-                  </td>
-                  <td>{r.suiteName}</td>
-                  <td>{r.status.replaceAll("_", " ")}</td>
-                  <td>
-                    {r.labels} of {r.cells}
-                  </td>
-                  <td className="text-xs text-zinc-600">{when(r.lastLabelledAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <div className="overflow-x-auto" data-testid="labelled-runs-scroll">
+            <table className="w-full min-w-[32rem] text-left text-sm">
+              <TableHead
+                columns={[
+                  "Run",
+                  "Suite",
+                  "Status",
+                  { label: "Labelled cells", title: "case × criterion verdicts a person labelled, of all" },
+                  "Last labelled",
+                ]}
+              />
+              <tbody>
+                {runs.map((r) => (
+                  <tr key={r.runId} className="border-t border-zinc-100">
+                    <td className="sticky left-0 bg-white pr-2">
+                      <Link
+                        className="font-mono text-xs text-indigo-700 underline"
+                        href={`/agreement/${r.runId}`}
+                      >
+                        {r.runId}
+                      </Link>
+                    </td>
+                    <td>{r.suiteName}</td>
+                    <td>{r.status.replaceAll("_", " ")}</td>
+                    <td>
+                      {r.labels} of {r.cells}
+                    </td>
+                    <td className="text-xs text-zinc-600">{when(r.lastLabelledAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </Card>
       <Card title="Imports and pairwise audits" testId="agreement-sets">
@@ -79,31 +82,45 @@ export default async function AgreementPage() {
             <code>jury agreement pairwise examples/agreement/pairwise --judges …</code>.
           </EmptyState>
         ) : (
-          <table className="w-full text-left text-sm">
-            <TableHead
-              columns={["Import", "Kind", "Name", { label: "Items", align: "right" }, "Judges", "Created"]}
-            />
-            <tbody>
-              {sets.map((s) => (
-                <tr key={s.id} className="border-t border-zinc-100" data-testid={`set-${s.id}`}>
-                  <td>
-                    <Link className="font-mono text-xs text-indigo-700 underline" href={`/agreement/${s.id}`}>
-                      {s.id}
-                    </Link>
-                  </td>
-                  <td>{KIND[s.kind] ?? s.kind}</td>
-                  <td>{s.name}</td>
-                  <td className="text-right">{s.items}</td>
-                  <td className="font-mono text-xs">{s.judges.join(", ")}</td>
-                  <td className="text-xs text-zinc-600">{when(s.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <div className="overflow-x-auto" data-testid="agreement-sets-scroll">
+            <table className="w-full min-w-[36rem] text-left text-sm">
+              <TableHead
+                columns={["Import", "Kind", "Name", { label: "Items", align: "right" }, "Judges", "Created"]}
+              />
+              <tbody>
+                {sets.map((s) => (
+                  <tr key={s.id} className="border-t border-zinc-100" data-testid={`set-${s.id}`}>
+                    <td className="sticky left-0 bg-white pr-2">
+                      <Link
+                        className="font-mono text-xs text-indigo-700 underline"
+                        href={`/agreement/${s.id}`}
+                      >
+                        {s.id}
+                      </Link>
+                    </td>
+                    <td>{KIND[s.kind] ?? s.kind}</td>
+                    <td className="break-words">{s.name}</td>
+                    <td className="text-right">{s.items}</td>
+                    <td className="text-xs">
+                      {s.judges.length <= 3 ? (
+                        <span className="font-mono">{s.judges.join(", ")}</span>
+                      ) : (
+                        <details>
+                          <summary className="cursor-pointer">{s.judges.length} judges</summary>
+                          <span className="font-mono break-words">{s.judges.join(", ")}</span>
+                        </details>
+                      )}
+                    </td>
+                    <td className="text-xs text-zinc-600">{when(s.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </Card>
       <Card title="Import judgments" testId="agreement-import">
-        <ImportForm />
+        <ImportForm maxBytes={readEnv("JURY_UPLOAD_MAX_BYTES")} />
       </Card>
     </div>
   );

@@ -1,8 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useActionState, useEffect, useId, useState } from "react";
+import { type FormEvent, useActionState, useEffect, useId, useState } from "react";
 import { type ImportState, importAgreement } from "@/app/actions/agreement";
+import { uploadLimitMessage } from "@/lib/agreement/upload-limit";
+import { AgreementJobProgress } from "./job-progress";
 
 const HINTS = {
   trec: {
@@ -17,14 +19,26 @@ const HINTS = {
 } as const;
 
 /** Upload published judgments: TREC qrels, LLMBar result files, or Jury's JSONL. */
-export function ImportForm() {
-  const router = useRouter();
+export function ImportForm({ maxBytes }: { maxBytes: number }) {
   const [state, action, pending] = useActionState<ImportState, FormData>(importAgreement, null);
   const [format, setFormat] = useState<keyof typeof HINTS>("trec");
+  const [tooBig, setTooBig] = useState<string | null>(null);
   const id = useId();
+  const router = useRouter();
   useEffect(() => {
-    if (state?.ok) router.push(`/agreement/${state.data.setId}`);
+    if (state?.ok && state.data.jobId === null) router.push(`/agreement/${state.data.setId}`);
   }, [state, router]);
+  // over the upload limit: say so here, with the CLI command, instead of sending a request the
+  // server refuses before the form could answer
+  const checkSize = (e: FormEvent<HTMLFormElement>) => {
+    let total = 0;
+    for (const input of e.currentTarget.querySelectorAll<HTMLInputElement>('input[type="file"]'))
+      for (const f of input.files ?? []) total += f.size;
+    const message = total > maxBytes ? uploadLimitMessage(total, maxBytes, format) : null;
+    setTooBig(message);
+    if (message) e.preventDefault();
+  };
+  const error = tooBig ?? (state && !state.ok ? state.error : null);
   const fieldError = (f: string) =>
     state && !state.ok && state.fieldErrors[f] ? (
       <p id={`${id}-${f}-error`} className="text-xs text-red-700">
@@ -33,7 +47,12 @@ export function ImportForm() {
     ) : null;
   const input = "rounded border border-zinc-300 px-2 py-1 text-sm";
   return (
-    <form action={action} className="grid gap-3 text-sm sm:grid-cols-2" data-testid="import-form">
+    <form
+      action={action}
+      onSubmit={checkSize}
+      className="grid gap-3 text-sm sm:grid-cols-2"
+      data-testid="import-form"
+    >
       <label className="flex flex-col gap-1">
         Format
         <select
@@ -98,9 +117,10 @@ export function ImportForm() {
         </>
       )}
       <p className="text-xs text-zinc-500 sm:col-span-2">
-        Up to 1 MB in all from the dashboard (the server-action body limit); larger files import from the CLI:{" "}
-        <code>jury agreement import {format} …</code>. Nothing is stored unless every line of every file is
-        valid.
+        Up to {Number((maxBytes / 1024 / 1024).toFixed(1))} MiB in all from the dashboard
+        (JURY_UPLOAD_MAX_BYTES); larger files import from the CLI:{" "}
+        <code className="break-all">jury agreement import {format} …</code>. The import runs as a job beside
+        the dashboard; nothing is stored unless every line of every file is valid.
       </p>
       <div className="sm:col-span-2">
         <button
@@ -110,14 +130,24 @@ export function ImportForm() {
         >
           {pending ? "Importing…" : "Import"}
         </button>
-        {state && !state.ok && (
+        {error && (
           <pre
             role="alert"
-            className="mt-2 whitespace-pre-wrap rounded bg-red-50 p-2 text-xs text-red-800"
+            className="mt-2 whitespace-pre-wrap break-words rounded bg-red-50 p-2 text-xs text-red-800"
             data-testid="import-error"
           >
-            {state.error}
+            {error}
           </pre>
+        )}
+        {state?.ok && state.data.jobId && !tooBig && (
+          <div className="mt-2">
+            <AgreementJobProgress
+              key={state.data.jobId}
+              jobId={state.data.jobId}
+              what="Importing"
+              doneHref={`/agreement/${state.data.setId}`}
+            />
+          </div>
         )}
       </div>
     </form>

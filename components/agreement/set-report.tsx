@@ -2,6 +2,10 @@ import { Card } from "@/components/ui/card";
 import { TableHead } from "@/components/ui/table-head";
 import type { SetReport } from "@/lib/agreement/report";
 import { ConfusionMatrix, FigureCell, IdList } from "./figure";
+import { ReadingGuide } from "./reading-guide";
+
+/** The judge's name: kept visible while a wide table scrolls, wrapping at word boundaries. */
+const judgeCell = "sticky left-0 z-10 max-w-[9rem] bg-white pr-2 font-mono text-xs break-words";
 
 /** An import's or a pairwise audit's figures, per judge: the position-bias audit, or agreement with gold. */
 export function SetReportView({ r }: { r: SetReport }) {
@@ -16,7 +20,7 @@ export function SetReportView({ r }: { r: SetReport }) {
             answers naming a winner, the share that named whichever output was shown first (50% is unbiased).
           </p>
           <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm" data-testid="audit-table">
+            <table className="w-full min-w-[48rem] text-left text-sm" data-testid="audit-table">
               <TableHead
                 columns={[
                   "Judge",
@@ -33,7 +37,10 @@ export function SetReportView({ r }: { r: SetReport }) {
                     label: "First-position wins",
                     title: "share of decided answers naming the output shown first",
                   },
-                  { label: "Unusable", title: "answers with no usable winner: own order / swapped" },
+                  {
+                    label: "Unusable (own order / swapped)",
+                    title: "answers with no usable winner, in the outputs' own order / swapped",
+                  },
                 ]}
               />
               <tbody>
@@ -45,7 +52,7 @@ export function SetReportView({ r }: { r: SetReport }) {
                       className="border-t border-zinc-100 align-top"
                       data-testid={`audit-row-${j.judge}`}
                     >
-                      <td className="font-mono text-xs">{j.judge}</td>
+                      <td className={judgeCell}>{j.judge}</td>
                       <td className="text-right">{j.n}</td>
                       <td>
                         <FigureCell f={a.accuracy.original} percent testId="acc-original" />
@@ -65,8 +72,8 @@ export function SetReportView({ r }: { r: SetReport }) {
                       <td>
                         <FigureCell f={a.firstPositionWins} percent testId="first-position-wins" />
                       </td>
-                      <td className="text-xs">
-                        {a.unusable.original} / {a.unusable.swapped}
+                      <td className="text-xs" data-testid="unusable">
+                        {a.unusable.original} own order / {a.unusable.swapped} swapped
                       </td>
                     </tr>
                   );
@@ -77,7 +84,7 @@ export function SetReportView({ r }: { r: SetReport }) {
         </Card>
         {r.judges.map((j) => (
           <Card key={j.judge} title={<span className="font-mono">{j.judge}</span>}>
-            <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+            <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[max-content_1fr] [&_dd]:min-w-0 [&_dd]:break-words">
               <dt className="text-zinc-600">Winner changed with the order</dt>
               <dd>
                 <IdList ids={j.pairwise!.inconsistent.map((x) => x.itemId)} />
@@ -117,7 +124,7 @@ export function SetReportView({ r }: { r: SetReport }) {
     <div className="space-y-4">
       <Card title="Agreement with the gold labels" testId="agreement-table-card">
         <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm" data-testid="agreement-table">
+          <table className="w-full min-w-[40rem] text-left text-sm" data-testid="agreement-table">
             <TableHead
               columns={[
                 "Judge",
@@ -155,7 +162,7 @@ export function SetReportView({ r }: { r: SetReport }) {
                     className="border-t border-zinc-100"
                     data-testid={`agreement-row-${j.judge}`}
                   >
-                    <td className="font-mono text-xs">{j.judge}</td>
+                    <td className={judgeCell}>{j.judge}</td>
                     <td className="text-right">{p.n}</td>
                     <td>
                       <FigureCell f={p.accuracy} percent testId="accuracy" />
@@ -184,12 +191,15 @@ export function SetReportView({ r }: { r: SetReport }) {
             </tbody>
           </table>
         </div>
+        <div className="mt-2">
+          <ReadingGuide />
+        </div>
       </Card>
       {r.judges.map((j) => {
         const p = j.pointwise!;
         return (
           <Card key={j.judge} title={<span className="font-mono">{j.judge}</span>}>
-            <div className="flex flex-wrap gap-6">
+            <div className="flex flex-wrap gap-6 overflow-x-auto">
               <ConfusionMatrix
                 c={p.confusion}
                 passFail={!graded}
@@ -200,7 +210,7 @@ export function SetReportView({ r }: { r: SetReport }) {
                 <ConfusionMatrix c={p.binary.confusion} passFail caption={`Relevant at ≥ ${p.binary.cut}`} />
               )}
             </div>
-            <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+            <dl className="mt-3 grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[max-content_1fr] [&_dd]:min-w-0 [&_dd]:break-words">
               <dt className="text-zinc-600">Missing from its file</dt>
               <dd>
                 <IdList ids={j.missing} />

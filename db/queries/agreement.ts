@@ -40,7 +40,7 @@ export type NewAgreementSet = {
 };
 
 /** Stores a set with its items and judgments, all or nothing. */
-export function insertAgreementSet(db: Db, set: NewAgreementSet): void {
+export function insertAgreementSet(db: Db, set: NewAgreementSet, createdAt = new Date()): void {
   const c = db.$client;
   const insSet = c.prepare(
     "insert into agreement_sets (id, kind, name, options, created_at) values (?, ?, ?, ?, ?)",
@@ -53,7 +53,7 @@ export function insertAgreementSet(db: Db, set: NewAgreementSet): void {
        output_tokens, cost_usd) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   c.transaction(() => {
-    insSet.run(set.id, set.kind, set.name, JSON.stringify(set.options), Date.now());
+    insSet.run(set.id, set.kind, set.name, JSON.stringify(set.options), createdAt.getTime());
     for (const i of set.items)
       insItem.run(set.id, i.itemId, i.position, i.gold, i.data === null ? null : JSON.stringify(i.data));
     for (const j of set.judgments)
@@ -140,3 +140,54 @@ export function putResponse(
     )
     .run(r.key, r.text, r.inputTokens, r.outputTokens, Date.now());
 }
+
+// ─── stored reports ──────────────────────────────────────────────────────────
+
+export type StoredReport = {
+  subjectId: string;
+  kind: "set" | "run";
+  stamp: string;
+  report: string;
+  cpuMs: number;
+  computedAt: Date;
+};
+
+/** Stores (or replaces) the computed report of an import or a run. */
+export function putAgreementReport(db: Db, r: StoredReport): void {
+  db.$client
+    .prepare(
+      `insert into agreement_reports (subject_id, kind, stamp, report, cpu_ms, computed_at) values (?, ?, ?, ?, ?, ?)
+       on conflict(subject_id) do update set kind = excluded.kind, stamp = excluded.stamp,
+         report = excluded.report, cpu_ms = excluded.cpu_ms, computed_at = excluded.computed_at`,
+    )
+    .run(r.subjectId, r.kind, r.stamp, r.report, r.cpuMs, r.computedAt.getTime());
+}
+
+export function getAgreementReport(db: Db, subjectId: string): StoredReport | undefined {
+  const r = db.$client
+    .prepare(
+      `select subject_id as subjectId, kind, stamp, report, cpu_ms as cpuMs, computed_at as computedAt
+       from agreement_reports where subject_id = ?`,
+    )
+    .get(subjectId) as (Omit<StoredReport, "computedAt"> & { computedAt: number }) | undefined;
+  return r ? { ...r, computedAt: new Date(r.computedAt) } : undefined;
+}
+
+/**
+ * What a run's agreement is computed from, as one string: its newest label change, its label count,
+ * its status and how many samples it holds. Any label change, resume or retry changes it.
+ */
+export function runAgreementStamp(db: Db, runId: string): string {
+  const r = db.$client
+    .prepare(
+      `select (select coalesce(max(id), 0) from verdict_label_history where run_id = ?) as h,
+              (select count(*) from verdict_labels where run_id = ?) as l,
+              (select count(*) from samples where run_id = ?) as s,
+              (select status from runs where id = ?) as st`,
+    )
+    .get(runId, runId, runId, runId) as { h: number; l: number; s: number; st: string | null };
+  return `labels ${r.h}/${r.l} · samples ${r.s} · ${r.st ?? "?"}`;
+}
+
+/** An import's items and judgments never change after it is stored: its stamp is fixed. */
+export const SET_STAMP = "set v1";

@@ -149,3 +149,30 @@ export function casInterruptJob(
     .run();
   return r.changes === 1;
 }
+
+/** Puts a finished job back in the queue for another round of its work (a running job is left alone). */
+export function requeueJob(db: Db, { id, kind }: { id: string; kind: JobKind }): void {
+  ensureJob(db, { id, kind });
+  db.update(jobs)
+    .set({
+      status: "queued",
+      done: 0,
+      total: 0,
+      errors: 0,
+      error: null,
+      cancelRequested: false,
+      finishedAt: null,
+    })
+    .where(
+      and(
+        eq(jobs.id, id),
+        or(
+          eq(jobs.status, "done"),
+          eq(jobs.status, "failed"),
+          eq(jobs.status, "cancelled"),
+          eq(jobs.status, "interrupted"),
+        ),
+      ),
+    )
+    .run();
+}

@@ -214,6 +214,10 @@ describe("LLMBar import (examples/agreement/llmbar)", () => {
     const text = JSON.stringify(results, null, 2);
     fs.writeFileSync(rFile, text);
     const lineOf = (needle: string, from = 0) => text.slice(0, text.indexOf(needle, from)).split("\n").length;
+    const dText = JSON.stringify(dataset, null, 2);
+    const datasetLabelLine = dText
+      .slice(0, dText.indexOf('"label"', dText.indexOf(dataset[2].input)))
+      .split("\n").length;
     const ps = problems(() => importLlmbar(db, dFile, [rFile]));
     expect(ps).toEqual([
       {
@@ -232,7 +236,7 @@ describe("LLMBar import (examples/agreement/llmbar)", () => {
         file: rFile,
         line: lineOf('"label": 2', text.indexOf(dataset[2].input)),
         field: "[2].label",
-        message: `is 2, but item 3 of ${dFile} has label 1`,
+        message: `is 2, but [2].label of ${dFile} (line ${datasetLabelLine}) is 1`,
       },
     ]);
     // JSON that does not parse: its line
@@ -319,21 +323,10 @@ describe("Jury's JSONL import", () => {
       '{"item_id": "a", "gold": true}',
       '{"item_id": "e", "judge": "j", "label": true, "gold": true, "extra": 1}',
     ].join("\n");
+    // complete, and in line order (the item without gold on line 7 is named too)
     expect(problems(() => parseJsonlImport({ name: "x.jsonl", text }))).toEqual([
       { file: "x.jsonl", line: 2, field: "(JSON)", message: "not a valid JSON object" },
       { file: "x.jsonl", line: 3, field: "item_id", message: "is missing" },
-      {
-        file: "x.jsonl",
-        line: 6,
-        field: "score",
-        message: "line 1 has a pass/fail label: one file holds one kind",
-      },
-      {
-        file: "x.jsonl",
-        line: 9,
-        field: "extra",
-        message: "unknown field (item_id, judge, label, score, gold)",
-      },
       {
         file: "x.jsonl",
         line: 4,
@@ -343,9 +336,22 @@ describe("Jury's JSONL import", () => {
       { file: "x.jsonl", line: 5, field: "judge", message: '"j" already judged item "a" at line 1' },
       {
         file: "x.jsonl",
+        line: 6,
+        field: "score",
+        message: "line 1 has a pass/fail label: one file holds one kind",
+      },
+      { file: "x.jsonl", line: 7, field: "gold", message: 'item "d" has no gold label on any line' },
+      {
+        file: "x.jsonl",
         line: 8,
         field: "gold",
         message: 'is true, but line 1 gives item "a" another gold label',
+      },
+      {
+        file: "x.jsonl",
+        line: 9,
+        field: "extra",
+        message: "unknown field (item_id, judge, label, score, gold)",
       },
     ]);
     expect(
@@ -378,5 +384,39 @@ describe("LLMBar set names", () => {
     expect(parseLlmbarImport(null, [result("Natural/evaluators/GPT-4/CoT/result.json")]).name).toBe(
       "LLMBar Natural",
     );
+  });
+});
+
+describe("nesting depth", () => {
+  const deep = (n: number) => `${"[".repeat(n)}1${"]".repeat(n)}`;
+  it("a JSONL line nested 10^5 deep is refused with its file, line and field, not a stack overflow", () => {
+    const text = [
+      '{"item_id": "a", "judge": "j", "label": true, "gold": true}',
+      `{"item_id": "b", "judge": "j", "label": ${deep(100_000)}, "gold": true}`,
+      `{"item_id": "c", "gold": {"x": ${deep(150)}}}`,
+    ].join("\n");
+    expect(problems(() => parseJsonlImport({ name: "deep.jsonl", text }))).toEqual([
+      { file: "deep.jsonl", line: 2, field: "label[0][0]…", message: "nested deeper than 100 levels" },
+      { file: "deep.jsonl", line: 3, field: "gold.x[0]…", message: "nested deeper than 100 levels" },
+    ]);
+  });
+
+  it("an LLMBar file nested too deep names its file, line and path", () => {
+    const text = `[\n{"input": "x",\n "results": ${deep(20_000)}}\n]`;
+    const ps = problems(() => parseLlmbarImport(null, [{ name: "r/result.json", text }]));
+    expect(ps).toHaveLength(1);
+    expect(ps[0]).toMatchObject({ file: "r/result.json", line: 3, field: "(JSON)" });
+    expect(ps[0].message).toContain("nested deeper than 100 levels (in [0].results[0]…)");
+  });
+});
+
+describe("large files", () => {
+  it("a 150,000-line graded JSONL without --scale takes its scale from the values (no stack overflow)", () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 150_000; i++)
+      lines.push(`{"item_id":"i${i}","judge":"j","score":${i % 5},"gold":${(i + 1) % 5}}`);
+    const p = parseJsonlImport({ name: "big.jsonl", text: lines.join("\n") });
+    expect(p.options).toMatchObject({ kind: "graded", scale: [0, 4] });
+    expect(p.items).toHaveLength(150_000);
   });
 });

@@ -17,7 +17,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import type { NewAgreementSet } from "@/db/queries/agreement";
 import { JuryError } from "../errors";
-import { type JsonPath, JsonSyntaxError, parseJsonWithLines, pathText } from "./json-lines";
+import { type JsonPath, JsonSyntaxError, nestingTooDeep, parseJsonWithLines, pathText } from "./json-lines";
 
 export type ImportFile = { name: string; text: string };
 export type ImportProblem = { file: string; line: number | null; field: string; message: string };
@@ -31,8 +31,9 @@ export function problemText(p: ImportProblem): string {
 }
 
 /** Refuses the import when there is any problem: one error listing each (file:line: field: what). */
-export function throwIfProblems(problems: readonly ImportProblem[], what = "Nothing imported"): void {
-  if (problems.length === 0) return;
+export function throwIfProblems(unsorted: readonly ImportProblem[], what = "Nothing imported"): void {
+  if (unsorted.length === 0) return;
+  const problems = inLineOrder(unsorted);
   const shown = problems.slice(0, MAX_PROBLEMS_SHOWN).map((p) => `  ${problemText(p)}`);
   const more = problems.length - shown.length;
   throw new JuryError(
@@ -40,6 +41,38 @@ export function throwIfProblems(problems: readonly ImportProblem[], what = "Noth
     `${what}: ${problems.length} problem${problems.length === 1 ? "" : "s"}:\n${shown.join("\n")}${more > 0 ? `\n  … and ${more} more` : ""}`,
     { problems: problems.slice(0, 1000) },
   );
+}
+
+/**
+ * Problems in reading order: by file (in the order the files first appear in the list), then by line
+ * (a problem of the whole file first); problems of one line keep the order they were found in.
+ */
+export function inLineOrder(problems: readonly ImportProblem[]): ImportProblem[] {
+  const fileRank = new Map<string, number>();
+  for (const p of problems) if (!fileRank.has(p.file)) fileRank.set(p.file, fileRank.size);
+  return problems
+    .map((p, i) => ({ p, i }))
+    .sort(
+      (a, b) =>
+        (fileRank.get(a.p.file) as number) - (fileRank.get(b.p.file) as number) ||
+        (a.p.line ?? 0) - (b.p.line ?? 0) ||
+        a.i - b.i,
+    )
+    .map((x) => x.p);
+}
+
+/** The lines of a text (a BOM dropped), 1-based, without building an array of them. */
+export function* textLines(text: string): Generator<[line: number, text: string]> {
+  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let line = 1;
+  while (start <= text.length) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    const stop = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+    yield [line, text.slice(start, stop)];
+    line++;
+    start = end + 1;
+  }
 }
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -112,26 +145,24 @@ function parseQrels(
   problems: ImportProblem[],
 ): Map<string, QrelLine> {
   const out = new Map<string, QrelLine>();
-  const lines = f.text.replace(/^\uFEFF/, "").split(/\r?\n/);
-  lines.forEach((raw, idx) => {
-    const line = idx + 1;
+  for (const [line, raw] of textLines(f.text)) {
     const text = raw.trim();
-    if (text === "") return;
+    if (text === "") continue;
     const fields = text.split(/\s+/);
     const p = (field: string, message: string) => problems.push({ file: f.name, line, field, message });
     if (fields.length !== 4) {
       p("line", `expected 4 fields "qid iter docid label", got ${fields.length}`);
-      return;
+      continue;
     }
     const [qid, , docid, rawLabel] = fields;
     if (!/^-?\d+$/.test(rawLabel)) {
       p("field 4 (label)", `"${rawLabel.slice(0, 40)}" is not a whole number`);
-      return;
+      continue;
     }
     const label = Number(rawLabel);
     if (label < scale[0] || label > scale[1]) {
       p("field 4 (label)", `${label} is outside the scale ${scale[0]}–${scale[1]} (--scale)`);
-      return;
+      continue;
     }
     const key = `${qid} ${docid}`;
     const before = out.get(key);
@@ -140,10 +171,10 @@ function parseQrels(
         "fields 1 and 3 (qid, docid)",
         `query "${qid}", document "${docid}" is already labelled at line ${before.line}`,
       );
-      return;
+      continue;
     }
     out.set(key, { qid, docid, label, line });
-  });
+  }
   if (out.size === 0 && !problems.some((x) => x.file === f.name))
     problems.push({ file: f.name, line: null, field: "(file)", message: "holds no qrels line" });
   return out;
@@ -388,12 +419,12 @@ export function parseLlmbarImport(
         if (v.input !== undefined && v.input !== item.input)
           bad(
             [i, "input"],
-            `differs from item ${i + 1} of ${parsedDataset.file.name} (items are matched by position)`,
+            `differs from [${i}].input of ${parsedDataset.file.name} (line ${parsedDataset.lineOf([i, "input"])}; items are matched by position)`,
           );
         if (v.label !== undefined && v.label !== item.label)
           bad(
             [i, "label"],
-            `is ${JSON.stringify(v.label)}, but item ${i + 1} of ${parsedDataset.file.name} has label ${item.label}`,
+            `is ${JSON.stringify(v.label)}, but [${i}].label of ${parsedDataset.file.name} (line ${parsedDataset.lineOf([i, "label"])}) is ${item.label}`,
           );
       }
       const res = v.results;
@@ -496,21 +527,24 @@ export function parseJsonlImport(f: ImportFile, opts: JsonlOptions = {}): Parsed
   const rows: { line: number; v: Record<string, unknown>; itemId: string }[] = [];
   let kind: "pass_fail" | "graded" | undefined;
   let kindLine = 0;
-  const lines = f.text.replace(/^\uFEFF/, "").split(/\r?\n/);
-  lines.forEach((raw, idx) => {
-    const line = idx + 1;
+  for (const [line, raw] of textLines(f.text)) {
     const text = raw.trim();
-    if (text === "" || text.startsWith("#")) return;
+    if (text === "" || text.startsWith("#")) continue;
+    const deep = nestingTooDeep(text);
+    if (deep) {
+      p(line, deep.length ? `${pathText(deep)}…` : "(JSON)", "nested deeper than 100 levels");
+      continue;
+    }
     let v: unknown;
     try {
       v = JSON.parse(text);
     } catch {
       p(line, "(JSON)", "not a valid JSON object");
-      return;
+      continue;
     }
     if (!isObj(v)) {
       p(line, "(JSON)", "must be a JSON object");
-      return;
+      continue;
     }
     for (const k of Object.keys(v))
       if (!["item_id", "judge", "label", "score", "gold"].includes(k))
@@ -518,11 +552,11 @@ export function parseJsonlImport(f: ImportFile, opts: JsonlOptions = {}): Parsed
     const id = v.item_id;
     if (!(typeof id === "string" && id.trim() !== "") && !(typeof id === "number" && Number.isFinite(id))) {
       p(line, "item_id", id === undefined ? "is missing" : "must be a non-empty string or a number");
-      return;
+      continue;
     }
     if ("label" in v && "score" in v) {
       p(line, "label, score", "give one of label (pass/fail) or score (a grade), not both");
-      return;
+      continue;
     }
     const lineKind = "label" in v ? "pass_fail" : "score" in v ? "graded" : undefined;
     if (lineKind && kind === undefined) {
@@ -534,10 +568,10 @@ export function parseJsonlImport(f: ImportFile, opts: JsonlOptions = {}): Parsed
         lineKind === "pass_fail" ? "label" : "score",
         `line ${kindLine} has ${kind === "pass_fail" ? "a pass/fail label" : "a score"}: one file holds one kind`,
       );
-      return;
+      continue;
     }
     rows.push({ line, v, itemId: String(id) });
-  });
+  }
   // a file of gold lines only: its kind from the gold values
   if (kind === undefined)
     kind = rows.some((r) => typeof r.v.gold === "number" && passFail(r.v.gold) === undefined)
@@ -568,11 +602,11 @@ export function parseJsonlImport(f: ImportFile, opts: JsonlOptions = {}): Parsed
   // second pass: values, gold per item, one line per judge and item
   const gold = new Map<string, { value: number; line: number }>();
   const order: string[] = [];
-  const seenItem = new Set<string>();
+  const firstLine = new Map<string, number>();
   const judged = new Map<string, { itemId: string; judge: string; label: number; line: number }>();
   for (const { line, v, itemId } of rows) {
-    if (!seenItem.has(itemId)) {
-      seenItem.add(itemId);
+    if (!firstLine.has(itemId)) {
+      firstLine.set(itemId, line);
       order.push(itemId);
     }
     if ("gold" in v) {
@@ -611,16 +645,22 @@ export function parseJsonlImport(f: ImportFile, opts: JsonlOptions = {}): Parsed
     } else if ("judge" in v) p(line, "label, score", "a line naming a judge needs its label or score");
     else if (!("gold" in v)) p(line, "gold", "a line without a judge must give the gold label");
   }
+  // an item whose gold was given but refused already has its problem; every other item without gold is named
+  const goldRefused = new Set(rows.filter((r) => "gold" in r.v).map((r) => r.itemId));
   for (const itemId of order)
-    if (!gold.has(itemId) && !problems.some((x) => x.field === "gold")) {
-      const first = rows.find((r) => r.itemId === itemId);
-      p(first?.line ?? null, "gold", `item "${itemId}" has no gold label on any line`);
-    }
+    if (!gold.has(itemId) && !goldRefused.has(itemId))
+      p(firstLine.get(itemId) ?? null, "gold", `item "${itemId}" has no gold label on any line`);
   if (rows.length === 0 && problems.length === 0) p(null, "(file)", "holds no judgment");
   let scale = opts.scale;
   if (k === "graded" && !scale && problems.length === 0) {
-    const all = [...gold.values()].map((g) => g.value).concat([...judged.values()].map((j) => j.label));
-    scale = [Math.min(...all), Math.max(...all)];
+    // a loop, not Math.min(...all): a spread of 150,000 values overflows the call stack
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    for (const v of [...gold.values()].map((g) => g.value).concat([...judged.values()].map((j) => j.label))) {
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    scale = [lo, hi];
   }
   if (k === "graded" && opts.cut !== undefined && scale && !(opts.cut > scale[0] && opts.cut <= scale[1]))
     problems.push({

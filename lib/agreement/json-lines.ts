@@ -77,7 +77,8 @@ export function parseJsonWithLines(text: string, depth = 5): PositionedJson {
   };
   const value = (path: (string | number)[]): unknown => {
     ws();
-    if (path.length > MAX_NESTING) fail(`nested deeper than ${MAX_NESTING} levels`);
+    if (path.length > MAX_NESTING)
+      fail(`nested deeper than ${MAX_NESTING} levels (in ${pathText(path.slice(0, 3))}…)`);
     if (path.length <= depth) lines.set(key(path), line);
     const c = text[i];
     if (c === "{") {
@@ -155,4 +156,39 @@ export function parseJsonWithLines(text: string, depth = 5): PositionedJson {
       return 1;
     },
   };
+}
+
+/**
+ * Where a JSON text nests deeper than `max` levels, before anything parses it (JSON.parse of a line
+ * nested 10^5 deep overflows the stack): the first three steps of the path into the value that goes
+ * too deep (enough to name the field), or null. Strings are skipped; this is no validator.
+ */
+export function nestingTooDeep(text: string, max = MAX_NESTING): JsonPath | null {
+  const path: (string | number)[] = [];
+  const open: number[] = []; // 123 an object, 91 an array
+  let key = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      const start = i;
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92) i++;
+        else if (d === 34) break;
+      }
+      if (open.at(-1) === 123) key = text.slice(start + 1, i);
+    } else if (c === 123 || c === 91) {
+      // the step into this value: its key in an object, its index in an array (kept as the last step)
+      if (open.length > 0 && open.at(-1) === 123) path[open.length - 1] = key;
+      open.push(c);
+      if (c === 91) path[open.length - 1] = 0;
+      if (open.length > max) return path.slice(0, Math.min(3, open.length - 1));
+    } else if (c === 44 && open.at(-1) === 91) (path[open.length - 1] as number)++;
+    else if (c === 125 || c === 93) {
+      open.pop();
+      path.length = open.length;
+      if (open.at(-1) === 91) path[open.length - 1] = path[open.length - 1] ?? 0;
+    }
+  }
+  return null;
 }

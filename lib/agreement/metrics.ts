@@ -2,13 +2,25 @@
  * Agreement of one judge with gold labels (a person's, or a published set's) over the items both
  * labelled: accuracy, Cohen's κ, quadratic-weighted κ (graded labels), Krippendorff's α, the
  * confusion matrix and the disagreements. Every figure carries its n and a 95 % interval: Wilson for
- * a proportion (accuracy), a percentile bootstrap over items for κ, weighted κ and α.
+ * a proportion (accuracy), a percentile bootstrap for κ, weighted κ and α (from the
+ * confusion cells' counts, which is the same as resampling items).
  *
  * Items a judge did not answer are not guessed: the caller leaves them out and names them apart.
  */
 import { type BootstrapOptions, bootstrapStatCI } from "../stats/bootstrap";
-import { cohenKappa, confusionMatrix, weightedKappa } from "../stats/kappa";
-import { krippendorffAlphaInterval, krippendorffAlphaNominal } from "../stats/krippendorff";
+import { bootstrapCountsCI, type CountStat } from "../stats/bootstrap-counts";
+import {
+  cohenKappa,
+  cohenKappaFromConfusion,
+  confusionMatrix,
+  weightedKappaFromConfusion,
+} from "../stats/kappa";
+import {
+  krippendorffAlphaInterval,
+  krippendorffAlphaIntervalFromPairs,
+  krippendorffAlphaNominal,
+  krippendorffAlphaNominalFromConfusion,
+} from "../stats/krippendorff";
 import { wilsonInterval } from "../stats/wilson";
 
 export type FigureMethod = "wilson" | "bootstrap";
@@ -89,53 +101,110 @@ function check(pairs: readonly LabelPair[], cats: readonly number[]): void {
         throw new RangeError(`item "${p.itemId}": ${who} label ${v} is not one of ${cats.join(", ")}`);
 }
 
-/** The agreement of one judge with the gold labels over `pairs` (one per item). */
+/** The distinct (gold, judge, raw) cells of the pairs and how many items each holds. */
+function cellsOf(pairs: readonly LabelPair[]) {
+  const at = new Map<string, number>();
+  const gold: number[] = [];
+  const judge: number[] = [];
+  const raw: number[] = [];
+  const counts: number[] = [];
+  for (const p of pairs) {
+    const r = p.judgeRaw ?? p.judge;
+    const k = `${p.gold} ${p.judge} ${r}`;
+    const i = at.get(k);
+    if (i !== undefined) counts[i]++;
+    else {
+      at.set(k, counts.length);
+      gold.push(p.gold);
+      judge.push(p.judge);
+      raw.push(r);
+      counts.push(1);
+    }
+  }
+  return { gold, judge, raw, counts };
+}
+
+/** A confusion matrix over `k` categories from cell counts, each cell at (row[c], col[c]). */
+function matrixOf(w: ArrayLike<number>, row: readonly number[], col: readonly number[], k: number) {
+  const m = Array.from({ length: k }, () => new Array<number>(k).fill(0));
+  for (let c = 0; c < w.length; c++) m[row[c]][col[c]] += w[c];
+  return m;
+}
+
+/**
+ * The agreement of one judge with the gold labels over `pairs` (one per item). Point estimates come
+ * from the items; intervals from the bootstrap of the cell counts (bootstrapCountsCI), one shared
+ * resample for κ, weighted κ, α and binary κ. A graded confusion matrix shows the labels that occur,
+ * in scale order; weighted κ measures distance on the label values, so a gap stays a gap.
+ */
 export function pointwiseAgreement(pairs: readonly LabelPair[], opts: PointwiseOptions): PointwiseReport {
   const graded = opts.kind === "graded";
   const cats = graded
     ? [...(opts.scale ?? [...new Set(pairs.flatMap((p) => [p.gold, p.judge]))].sort((a, b) => a - b))]
     : [...PASS_FAIL_CATEGORIES];
   check(pairs, cats);
-  const bs = opts.bootstrap;
-  const gold = (s: readonly LabelPair[]) => s.map((p) => p.gold);
-  const judge = (s: readonly LabelPair[]) => s.map((p) => p.judge);
-  const kappa = (s: readonly LabelPair[]) => cohenKappa(gold(s), judge(s), cats);
-  const alpha = graded
-    ? (s: readonly LabelPair[]) =>
-        krippendorffAlphaInterval(s.map((p) => [p.gold, p.judgeRaw ?? p.judge])).alpha
-    : (s: readonly LabelPair[]) => krippendorffAlphaNominal(s.map((p) => [p.gold, p.judge])).alpha;
-  const correct = pairs.filter((p) => p.gold === p.judge).length;
-  let binary: PointwiseReport["binary"] = null;
-  if (graded && opts.cut !== undefined) {
-    const cut = opts.cut;
-    const bin = (v: number) => (v >= cut ? 1 : 0);
-    const binKappa = (s: readonly LabelPair[]) =>
+  const goldOf = pairs.map((p) => p.gold);
+  const judgeOf = pairs.map((p) => p.judge);
+  const occurring = new Set([...goldOf, ...judgeOf]);
+  const shown = graded ? cats.filter((c) => occurring.has(c)) : cats;
+  const confusion = confusionMatrix(goldOf, judgeOf, shown);
+  const index = new Map(shown.map((c, i) => [c, i]));
+  const cells = cellsOf(pairs);
+  const row = cells.gold.map((g) => index.get(g) as number);
+  const col = cells.judge.map((j) => index.get(j) as number);
+  const k = shown.length;
+  const cut = graded ? opts.cut : undefined;
+  const bin = (v: number) => (cut !== undefined && v >= cut ? 0 : 1); // index in PASS_FAIL_CATEGORIES
+  const binRow = cells.gold.map(bin);
+  const binCol = cells.judge.map(bin);
+
+  const stats: CountStat[] = [
+    (w) => cohenKappaFromConfusion(matrixOf(w, row, col, k)),
+    graded
+      ? (w) => krippendorffAlphaIntervalFromPairs(cells.gold, cells.raw, w)
+      : (w) => krippendorffAlphaNominalFromConfusion(matrixOf(w, row, col, k)),
+  ];
+  const points: (number | null)[] = [
+    cohenKappa(goldOf, judgeOf, cats),
+    graded
+      ? krippendorffAlphaInterval(pairs.map((p) => [p.gold, p.judgeRaw ?? p.judge])).alpha
+      : krippendorffAlphaNominal(pairs.map((p) => [p.gold, p.judge])).alpha,
+  ];
+  if (graded) {
+    stats.push((w) => weightedKappaFromConfusion(matrixOf(w, row, col, k), "quadratic", shown));
+    points.push(weightedKappaFromConfusion(confusion.matrix, "quadratic", shown));
+  }
+  if (cut !== undefined) {
+    stats.push((w) => cohenKappaFromConfusion(matrixOf(w, binRow, binCol, 2)));
+    points.push(
       cohenKappa(
-        s.map((p) => bin(p.gold)),
-        s.map((p) => bin(p.judge)),
+        goldOf.map((v) => PASS_FAIL_CATEGORIES[bin(v)]),
+        judgeOf.map((v) => PASS_FAIL_CATEGORIES[bin(v)]),
         PASS_FAIL_CATEGORIES,
-      );
+      ),
+    );
+  }
+  const ci = bootstrapCountsCI(cells.counts, stats, points, opts.bootstrap);
+  const fig = (i: number): Figure => ({ ...ci[i], method: "bootstrap" });
+  let binary: PointwiseReport["binary"] = null;
+  if (cut !== undefined) {
+    const binGold = goldOf.map((v) => PASS_FAIL_CATEGORIES[bin(v)] as number);
+    const binJudge = judgeOf.map((v) => PASS_FAIL_CATEGORIES[bin(v)] as number);
     binary = {
       cut,
-      accuracy: proportionFigure(pairs.filter((p) => bin(p.gold) === bin(p.judge)).length, pairs.length),
-      kappa: bootstrapFigure(pairs, binKappa, bs),
-      confusion: confusionMatrix(
-        pairs.map((p) => bin(p.gold)),
-        pairs.map((p) => bin(p.judge)),
-        [...PASS_FAIL_CATEGORIES],
-      ),
+      accuracy: proportionFigure(binGold.filter((g, i) => g === binJudge[i]).length, pairs.length),
+      kappa: fig(3),
+      confusion: confusionMatrix(binGold, binJudge, [...PASS_FAIL_CATEGORIES]),
     };
   }
   return {
     n: pairs.length,
-    accuracy: proportionFigure(correct, pairs.length),
-    kappa: bootstrapFigure(pairs, kappa, bs),
-    weightedKappa: graded
-      ? bootstrapFigure(pairs, (s) => weightedKappa(gold(s), judge(s), cats, "quadratic"), bs)
-      : null,
-    alpha: bootstrapFigure(pairs, alpha, bs),
+    accuracy: proportionFigure(pairs.filter((p) => p.gold === p.judge).length, pairs.length),
+    kappa: fig(0),
+    weightedKappa: graded ? fig(2) : null,
+    alpha: fig(1),
     binary,
-    confusion: confusionMatrix(gold(pairs), judge(pairs), cats),
+    confusion,
     disagreements: pairs.filter((p) => p.gold !== p.judge),
   };
 }

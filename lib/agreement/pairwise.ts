@@ -11,7 +11,8 @@
 import type { PairwiseCriterion } from "../criteria/definition";
 import { parseJsonLoose } from "../judging/parse-json";
 import { dataBlock, truncateField } from "../judging/prompt";
-import { type BootstrapOptions, bootstrapStatCI } from "../stats/bootstrap";
+import type { BootstrapOptions } from "../stats/bootstrap";
+import { bootstrapCountsCI } from "../stats/bootstrap-counts";
 import { type Figure, proportionFigure } from "./metrics";
 
 export type PairOrder = "original" | "swapped";
@@ -153,8 +154,17 @@ export function positionAudit(rows: readonly PairwiseRow[], bootstrap?: Bootstra
   const accOriginal = proportionFigure(correctIn("original"), inOrder("original").length);
   const accSwapped = proportionFigure(correctIn("swapped"), inOrder("swapped").length);
   let mean: Figure;
-  if (both.length > 0) mean = { ...bootstrapStatCI(both, meanOf, bootstrap), method: "bootstrap" };
-  else mean = inOrder("original").length ? accOriginal : accSwapped;
+  if (both.length > 0) {
+    // cells: right in 0, 1 or 2 orders; the mean accuracy of a resample depends only on their counts
+    const counts = [0, 0, 0];
+    for (const r of both) counts[(r.original === r.gold ? 1 : 0) + (r.swapped === r.gold ? 1 : 0)]++;
+    const meanOfCounts = (w: Float64Array) => {
+      const n = w[0] + w[1] + w[2];
+      return n === 0 ? null : (w[1] * 0.5 + w[2]) / n;
+    };
+    const [ci] = bootstrapCountsCI(counts, [meanOfCounts], [meanOf(both)], bootstrap);
+    mean = { ...ci, method: "bootstrap" };
+  } else mean = inOrder("original").length ? accOriginal : accSwapped;
 
   const paired = rows.filter((r) => asked(r.original) && asked(r.swapped));
   const agree = paired.filter((r) => r.original !== null && r.original === r.swapped).length;

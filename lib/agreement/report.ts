@@ -77,12 +77,21 @@ export function llmbarStatistics(rows: readonly PairwiseRow[]): LlmbarStatistics
   };
 }
 
-export function setReport(
+type SetJudgment = Pick<AgreementJudgmentRow, "itemId" | "judge" | "label"> & Partial<AgreementJudgmentRow>;
+
+export type SetReportOptions = {
+  bootstrap?: BootstrapOptions;
+  /** called after each judge (done of total) */
+  onProgress?: (done: number, total: number) => void;
+};
+
+/** The figures of a set (see setReport), one judge at a time, yielding between judges. */
+export function* setReportSteps(
   set: AgreementSetRow,
   items: readonly AgreementItemRow[],
-  judgments: readonly AgreementJudgmentRow[],
-  opts: { bootstrap?: BootstrapOptions } = {},
-): SetReport {
+  judgments: readonly SetJudgment[],
+  opts: SetReportOptions = {},
+): Generator<number, SetReport> {
   const o = set.options;
   const labels =
     set.kind === "llmbar" || set.kind === "pairwise"
@@ -90,26 +99,76 @@ export function setReport(
       : o.kind === "graded"
         ? "graded"
         : "pass_fail";
+  const byJudge = new Map<string, SetJudgment[]>();
+  for (const j of judgments) {
+    const mine = byJudge.get(j.judge);
+    if (mine) mine.push(j);
+    else byJudge.set(j.judge, [j]);
+  }
+  const judges = [...byJudge.keys()].sort();
+  const ctx = judgeContext(set, items, labels, opts.bootstrap);
+  const reports: JudgeReport[] = [];
+  for (const judge of judges) {
+    reports.push(judgeReport(ctx, judge, byJudge.get(judge) as SetJudgment[]));
+    opts.onProgress?.(reports.length, judges.length);
+    yield reports.length;
+  }
+  return {
+    set: { id: set.id, kind: set.kind, name: set.name, createdAt: set.createdAt.toISOString(), options: o },
+    labels,
+    items: items.length,
+    goldItems: ctx.goldItems.length,
+    judges: reports,
+  };
+}
+
+/** The figures of a set, all at once. */
+export function setReport(
+  set: AgreementSetRow,
+  items: readonly AgreementItemRow[],
+  judgments: readonly SetJudgment[],
+  opts: SetReportOptions = {},
+): SetReport {
+  const steps = setReportSteps(set, items, judgments, opts);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+type JudgeContext = ReturnType<typeof judgeContext>;
+
+function judgeContext(
+  set: AgreementSetRow,
+  items: readonly AgreementItemRow[],
+  labels: string,
+  bootstrap: BootstrapOptions | undefined,
+) {
   const goldOf = new Map(items.map((i) => [i.itemId, i.gold]));
   const positionOf = new Map(items.map((i) => [i.itemId, i.position]));
   const byPosition = (a: string, b: string) =>
     (positionOf.get(a) ?? Number.MAX_SAFE_INTEGER) - (positionOf.get(b) ?? Number.MAX_SAFE_INTEGER);
   const goldItems = items.filter((i) => i.gold !== null);
-  const judges = [...new Set(judgments.map((j) => j.judge))].sort();
-  const reports = judges.map((judge): JudgeReport => {
-    const mine = judgments.filter((j) => j.judge === judge);
+  return { set, labels, goldOf, byPosition, goldItems, bootstrap };
+}
+
+function judgeReport(ctx: JudgeContext, judge: string, mine: readonly SetJudgment[]): JudgeReport {
+  const { set, labels, goldOf, byPosition, goldItems } = ctx;
+  const o = set.options;
+  const opts = { bootstrap: ctx.bootstrap };
+  {
     const answered = new Set(mine.map((j) => j.itemId));
     const missing = goldItems.filter((i) => !answered.has(i.itemId)).map((i) => i.itemId);
     const noGold = [...answered]
       .filter((id) => goldOf.get(id) === null || goldOf.get(id) === undefined)
       .sort(byPosition);
     const unusable = [...new Set(mine.filter((j) => j.label === null).map((j) => j.itemId))].sort(byPosition);
-    const calls = mine.some((j) => j.inputTokens || j.outputTokens || j.costUsd !== null)
+    const calls = mine.some((j) => j.inputTokens || j.outputTokens || (j.costUsd ?? null) !== null)
       ? {
           count: mine.length,
-          inputTokens: mine.reduce((a, j) => a + j.inputTokens, 0),
-          outputTokens: mine.reduce((a, j) => a + j.outputTokens, 0),
-          costUsd: mine.every((j) => j.costUsd !== null || j.error)
+          inputTokens: mine.reduce((a, j) => a + (j.inputTokens ?? 0), 0),
+          outputTokens: mine.reduce((a, j) => a + (j.outputTokens ?? 0), 0),
+          costUsd: mine.every((j) => (j.costUsd ?? null) !== null || j.error)
             ? mine.reduce((a, j) => a + (j.costUsd ?? 0), 0)
             : null,
         }
@@ -155,12 +214,5 @@ export function setReport(
       }),
       ...(calls ? { calls } : {}),
     };
-  });
-  return {
-    set: { id: set.id, kind: set.kind, name: set.name, createdAt: set.createdAt.toISOString(), options: o },
-    labels,
-    items: items.length,
-    goldItems: goldItems.length,
-    judges: reports,
-  };
+  }
 }

@@ -7,8 +7,12 @@ import type { Db } from "@/db/client";
 import {
   getAgreementItems,
   getAgreementJudgments,
+  getAgreementReport,
   getAgreementSet,
   insertAgreementSet,
+  putAgreementReport,
+  runAgreementStamp,
+  SET_STAMP,
 } from "@/db/queries/agreement";
 import { listVerdictLabels } from "@/db/queries/labels";
 import { getRunById, getRunCases, getRunResults, getRunSamples } from "@/db/queries/runs";
@@ -50,7 +54,7 @@ export function readImportFiles(paths: readonly string[]): ImportFile[] {
   return files;
 }
 
-/** Stores a validated import and returns its id and report. */
+/** Stores a validated import with its report, and returns its id and report. */
 export function storeImport(
   db: Db,
   parsed: ParsedImport,
@@ -58,7 +62,27 @@ export function storeImport(
 ): { setId: string; report: SetReport } {
   const setId = `${parsed.kind}-${randomUUID().slice(0, 8)}`;
   insertAgreementSet(db, { id: setId, ...parsed });
-  return { setId, report: showSet(db, setId, bootstrap) as SetReport };
+  return { setId, report: computeSet(db, setId, bootstrap) as SetReport };
+}
+
+/** Computes a set's report from its stored rows and stores it. */
+function computeSet(db: Db, setId: string, bootstrap?: BootstrapOptions): SetReport | undefined {
+  const set = getAgreementSet(db, setId);
+  if (!set) return undefined;
+  const start = process.cpuUsage();
+  const report = setReport(set, getAgreementItems(db, setId), getAgreementJudgments(db, setId), {
+    bootstrap,
+  });
+  const cpu = process.cpuUsage(start);
+  putAgreementReport(db, {
+    subjectId: setId,
+    kind: "set",
+    stamp: SET_STAMP,
+    report: JSON.stringify(report),
+    cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+    computedAt: new Date(),
+  });
+  return report;
 }
 
 export function importTrec(db: Db, gold: string, judges: readonly string[], opts: TrecOptions = {}) {
@@ -84,11 +108,22 @@ export function importJsonl(db: Db, file: string, opts: JsonlOptions = {}) {
   return storeImport(db, parseJsonlImport(f, opts));
 }
 
-/** A stored set's report, or undefined when there is no such set. */
+/**
+ * A set's report: the stored one (computed once, at import), or computed now and stored when there
+ * is none (sets imported before reports were stored); undefined when there is no such set. With
+ * `bootstrap` options the report is computed afresh and not stored.
+ */
 export function showSet(db: Db, setId: string, bootstrap?: BootstrapOptions): SetReport | undefined {
-  const set = getAgreementSet(db, setId);
-  if (!set) return undefined;
-  return setReport(set, getAgreementItems(db, setId), getAgreementJudgments(db, setId), { bootstrap });
+  if (!bootstrap) {
+    const stored = getAgreementReport(db, setId);
+    if (stored?.kind === "set" && stored.stamp === SET_STAMP) return JSON.parse(stored.report) as SetReport;
+  }
+  if (bootstrap) {
+    const set = getAgreementSet(db, setId);
+    if (!set) return undefined;
+    return setReport(set, getAgreementItems(db, setId), getAgreementJudgments(db, setId), { bootstrap });
+  }
+  return computeSet(db, setId);
 }
 
 /** A run's agreement with its labels, or undefined when there is no such run. */
@@ -99,7 +134,13 @@ export function showRunAgreement(
 ): RunAgreement | undefined {
   const run = getRunById(db, { id: runId });
   if (!run) return undefined;
-  return runAgreement(
+  const stamp = runAgreementStamp(db, runId);
+  if (!bootstrap) {
+    const stored = getAgreementReport(db, runId);
+    if (stored?.kind === "run" && stored.stamp === stamp) return JSON.parse(stored.report) as RunAgreement;
+  }
+  const start = process.cpuUsage();
+  const report = runAgreement(
     runId,
     getRunCases(db, { runId }),
     getRunResults(db, { runId }),
@@ -107,6 +148,18 @@ export function showRunAgreement(
     listVerdictLabels(db, runId),
     { judges: run.options.judges, bootstrap },
   );
+  if (!bootstrap) {
+    const cpu = process.cpuUsage(start);
+    putAgreementReport(db, {
+      subjectId: runId,
+      kind: "run",
+      stamp,
+      report: JSON.stringify(report),
+      cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+      computedAt: new Date(),
+    });
+  }
+  return report;
 }
 
 export type AgreementShown = { kind: "set"; report: SetReport } | { kind: "run"; report: RunAgreement };

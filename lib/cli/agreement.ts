@@ -1,7 +1,9 @@
 import type { Db } from "@/db/client";
+import type { ImportSpec } from "../agreement/job-spec";
 import type { Confusion, Figure, PointwiseReport } from "../agreement/metrics";
 import type { JudgeReport, SetReport } from "../agreement/report";
 import type { CriterionAgreement, RunAgreement } from "../agreement/run-agreement";
+import type { AgreementShown } from "../agreement/service";
 import { JuryError } from "../errors";
 import { type CommandSpec, flag, formatHelp, int, judgesValue, type Opt, parseCommand, text } from "./args";
 
@@ -41,7 +43,8 @@ const namesOpt: Opt<string[]> = {
   },
 };
 
-const json = flag("print JSON");
+const json = flag("print JSON (disagreements summarised: counts and the first 20 per judge)");
+const allDisagreements = flag("with --json: list every disagreement, not the first 20");
 const name = text("<text>", "a name for the import (default: from the file)");
 
 export const AGREEMENT_COMMANDS = {
@@ -56,6 +59,7 @@ export const AGREEMENT_COMMANDS = {
       names: namesOpt,
       name,
       json,
+      "all-disagreements": allDisagreements,
     },
     positionals: { min: 2, max: 1000 },
   },
@@ -69,6 +73,7 @@ export const AGREEMENT_COMMANDS = {
       names: namesOpt,
       name,
       json,
+      "all-disagreements": allDisagreements,
     },
     positionals: { min: 1, max: 1000 },
     notes: `A judge is named after its folder: evaluators/GPT-4/Vanilla/result.json is "GPT-4/Vanilla".
@@ -84,6 +89,7 @@ agreeing in Jury's positional agreement (LLMBar's own "equal" counts two nulls a
       cut: int("<n>", -1000, 1000, "graded scores: also κ on pass/fail at score ≥ n"),
       name,
       json,
+      "all-disagreements": allDisagreements,
     },
     positionals: { min: 1, max: 1 },
     notes: "",
@@ -120,8 +126,8 @@ agreeing in Jury's positional agreement (LLMBar's own "equal" counts two nulls a
     name: "agreement show",
     args: "<import-or-run>",
     summary:
-      "Shows the figures of an import or pairwise audit (its id), or of a run's judges against the labels people gave its verdicts (the run id): per criterion, per judge and for the panel.",
-    options: { json },
+      "Shows the figures of an import or pairwise audit (its id), or of a run's judges against the labels people gave its verdicts (the run id): per criterion, per judge and for the panel. Reads the stored report; computes it (as a job, then stores it) when there is none or a run's labels changed since.",
+    options: { json, "all-disagreements": allDisagreements },
     positionals: { min: 1, max: 1 },
   },
   list: {
@@ -177,7 +183,9 @@ Commands:
   undo <run>                               undo the newest label change of a run
 
 Every figure comes with n (the items it rests on) and a 95 % interval: Wilson for a proportion,
-a percentile bootstrap over items for κ, quadratic κ, α and the mean accuracy of two orders.
+a percentile bootstrap for κ, quadratic κ, α and the mean accuracy of two orders (drawn from the
+confusion cells' counts: the same distribution as resampling items). Reports are stored: show
+reads them; --json summarises disagreements (--all-disagreements lists them all).
 jury agreement <command> --help for its options.
 `;
 
@@ -377,8 +385,94 @@ export function runText(r: RunAgreement): string {
 
 // ─── command ─────────────────────────────────────────────────────────────────
 
-async function service() {
-  return import("../agreement/service");
+/** Runs `work` with a signal that Ctrl-C aborts (the job is cancelled: nothing is stored). */
+async function withInterrupt<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const stop = () => controller.abort(new JuryError("usage", "Interrupted: nothing stored"));
+  process.once("SIGINT", stop);
+  try {
+    return await work(controller.signal);
+  } catch (err) {
+    if (controller.signal.aborted) throw controller.signal.reason;
+    throw err;
+  } finally {
+    process.off("SIGINT", stop);
+    if (process.stderr.isTTY) process.stderr.write("\r\x1b[K");
+  }
+}
+
+const progressLine = (what: string) =>
+  process.stderr.isTTY
+    ? (done: number, total: number) => process.stderr.write(`\r${what}: ${done} of ${total}`)
+    : undefined;
+
+/** The first disagreements --json lists per judge (all of them with --all-disagreements). */
+export const JSON_DISAGREEMENTS = 20;
+
+type Disagreement = { gold: number; judge: number };
+
+/** A list of disagreements as --json gives it: counts per (gold, judge) pair, and the first N. */
+function summarise<T extends Disagreement>(d: readonly T[], all: boolean) {
+  const byPair = new Map<string, { gold: number; judge: number; count: number }>();
+  for (const x of d) {
+    const k = `${x.gold} ${x.judge}`;
+    const e = byPair.get(k);
+    if (e) e.count++;
+    else byPair.set(k, { gold: x.gold, judge: x.judge, count: 1 });
+  }
+  return {
+    count: d.length,
+    by_labels: [...byPair.values()].sort((a, b) => a.gold - b.gold || a.judge - b.judge),
+    shown: all ? d.length : Math.min(d.length, JSON_DISAGREEMENTS),
+    items: all ? d : d.slice(0, JSON_DISAGREEMENTS),
+  };
+}
+
+function summarisePointwise(p: PointwiseReport | null | undefined, all: boolean) {
+  return p ? { ...p, disagreements: summarise(p.disagreements, all) } : p;
+}
+
+/** A report as --json prints it: every figure, the disagreements summarised (see summarise). */
+export function forJson(shown: AgreementShown, all: boolean): object {
+  if (shown.kind === "set")
+    return {
+      ...shown.report,
+      judges: shown.report.judges.map((j) => ({ ...j, pointwise: summarisePointwise(j.pointwise, all) })),
+    };
+  return {
+    ...shown.report,
+    criteria: shown.report.criteria.map((c) => ({
+      ...c,
+      judges: c.judges.map((j) => ({
+        ...j,
+        passFail: summarisePointwise(j.passFail, all),
+        scores: summarisePointwise(j.scores, all),
+      })),
+    })),
+  };
+}
+
+/**
+ * `jury agreement _job import <spec.json>` / `_job report <id>`: the process the dashboard starts to
+ * work an import or a report off its request thread (not listed in the help).
+ */
+async function jobCommand(db: Db, p: string[]): Promise<number> {
+  const jobs = await import("../agreement/jobs");
+  if (p[0] === "import" && p[1]) {
+    const { readImportSpec } = await import("../agreement/job-spec");
+    const spec = readImportSpec(p[1]);
+    try {
+      await jobs.runImportJob(db, spec);
+    } finally {
+      if (spec.cleanup) (await import("node:fs")).rmSync(spec.cleanup, { recursive: true, force: true });
+    }
+    return 0;
+  }
+  if (p[0] === "report" && p[1]) {
+    await jobs.currentReport(db, p[1]);
+    return 0;
+  }
+  throw usage("jury agreement _job import <spec.json> | report <id>");
 }
 
 export async function agreementCommand(argv: string[]): Promise<number> {
@@ -398,6 +492,10 @@ export async function agreementCommand(argv: string[]): Promise<number> {
     if (!Object.hasOwn(AGREEMENT_COMMANDS, sub))
       throw usage(`Unknown import format "${format}": use trec, llmbar or jsonl (see jury agreement --help)`);
   }
+  if (sub === "_job") {
+    const { getDb } = await import("@/db/client");
+    return jobCommand(getDb(), rest);
+  }
   if (!Object.hasOwn(AGREEMENT_COMMANDS, sub))
     throw usage(
       sub.startsWith("-")
@@ -416,44 +514,67 @@ export async function agreementCommand(argv: string[]): Promise<number> {
   const db = getDb();
   const asJson = Boolean(values.json);
   const print = (x: unknown) => process.stdout.write(`${JSON.stringify(x, null, 2)}\n`);
-  const s = await service();
 
-  const imported = (r: { setId: string; report: SetReport }) => {
-    if (asJson) print({ set_id: r.setId, report: r.report });
+  const all = Boolean(values["all-disagreements"]);
+  const importAs = async (spec: Omit<ImportSpec, "setId">) => {
+    const { newSetId, runImportJob } = await import("../agreement/jobs");
+    const r = await withInterrupt((signal) =>
+      runImportJob(
+        db,
+        { ...spec, setId: newSetId(spec.format) },
+        { signal, onProgress: progressLine("import") },
+      ),
+    );
+    if (asJson) print({ set_id: r.setId, report: forJson({ kind: "set", report: r.report }, all) });
     else process.stdout.write(`Imported ${r.setId}.\n\n${setText(r.report)}`);
     return 0;
   };
+  const ref = (p: string) => ({ name: p, path: p });
   switch (sub) {
     case "import trec":
-      return imported(
-        s.importTrec(db, positionals[0], positionals.slice(1), {
+      return importAs({
+        format: "trec",
+        gold: ref(positionals[0]),
+        judges: positionals.slice(1).map(ref),
+        options: {
           cut: values.cut as number | undefined,
           scale: values.scale as [number, number] | undefined,
           names: values.names as string[] | undefined,
           name: values.name as string | undefined,
-        }),
-      );
+        },
+      });
     case "import llmbar":
-      return imported(
-        s.importLlmbar(db, (values.dataset as string | undefined) ?? null, positionals, {
-          names: values.names as string[] | undefined,
-          name: values.name as string | undefined,
-        }),
-      );
+      return importAs({
+        format: "llmbar",
+        gold: values.dataset ? ref(values.dataset as string) : null,
+        judges: positionals.map(ref),
+        options: { names: values.names as string[] | undefined, name: values.name as string | undefined },
+      });
     case "import jsonl":
-      return imported(
-        s.importJsonl(db, positionals[0], {
+      return importAs({
+        format: "jsonl",
+        gold: null,
+        judges: [ref(positionals[0])],
+        options: {
           scale: values.scale as [number, number] | undefined,
           cut: values.cut as number | undefined,
           name: values.name as string | undefined,
-        }),
-      );
+        },
+      });
     case "pairwise":
       return pairwise(db, positionals[0], values, asJson);
     case "show": {
-      const shown = s.showAgreement(db, positionals[0]);
-      if (asJson)
-        print(shown.kind === "set" ? { kind: "import", ...shown.report } : { kind: "run", ...shown.report });
+      const { currentReport } = await import("../agreement/jobs");
+      const shown = await withInterrupt((signal) =>
+        currentReport(db, positionals[0], { signal, onProgress: progressLine("report") }),
+      );
+      if (!shown)
+        throw new JuryError(
+          "not_found",
+          `No import or run with id "${positionals[0]}" (jury agreement list shows the imports and the labelled runs)`,
+        );
+      const out = forJson(shown, all);
+      if (asJson) print(shown.kind === "set" ? { kind: "import", ...out } : { kind: "run", ...out });
       else process.stdout.write(shown.kind === "set" ? setText(shown.report) : runText(shown.report));
       return 0;
     }

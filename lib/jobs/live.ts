@@ -19,7 +19,7 @@ export type LiveStatus =
   | "interrupted";
 
 export type LiveProgress = {
-  kind: "run" | "experiment" | "review";
+  kind: "run" | "experiment" | "review" | "agreement";
   status: LiveStatus;
   total: number;
   done: number;
@@ -30,7 +30,10 @@ export type LiveProgress = {
   latest: LiveSample[];
   /** the newest sample id seen: pass it back to get only what is newer */
   cursor: number;
-  /** reviews: why the job stopped unfinished (cancelled, interrupted, failed) */
+  /** runs: the panel's judges, and those with at least one answered sample */
+  judgesAsked?: number;
+  judgesAnswered?: number;
+  /** reviews and agreement jobs: why the job stopped unfinished (cancelled, interrupted, failed) */
   error?: string | null;
   /** reviews: the review is stored (its page exists) */
   stored?: boolean;

@@ -19,6 +19,7 @@ function markWorkInterrupted(db: Db, job: Job): void {
       finishExperiment(db, job.id, "interrupted", error);
       return;
     case "review":
+    case "agreement": // an import or report stores everything in one transaction at its end
       return;
   }
 }
@@ -45,6 +46,7 @@ function finishedAs(db: Db, job: Job): JobStatus | null {
     case "experiment":
       return jobStatusOf(getExperiment(db, job.id)?.status);
     case "review":
+    case "agreement":
       return null;
   }
 }

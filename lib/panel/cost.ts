@@ -1,9 +1,9 @@
 /**
  * What a verdict costs, per judge and per number of samples, from the samples a run stored: the one
  * place the panel optimizer turns stored tokens into dollars (with the price formula of
- * lib/pricing.ts). A judge with no price has no cost: it is named, never counted as $0.
+ * lib/pricing.ts: cache reads and writes at their rates, a batched call at the batch rate). A judge with no price has no cost: it is named, never counted as $0.
  */
-import { costOf, type Price } from "../pricing";
+import { costOf, type Price, resolvePrice } from "../pricing";
 
 export type StoredSampleCost = {
   caseId: string;
@@ -11,6 +11,11 @@ export type StoredSampleCost = {
   sampleIndex: number;
   inputTokens: number;
   outputTokens: number;
+  /** of the input, read from and written to the provider's prompt cache */
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  /** answered through the provider's batch API (its batch rate) */
+  batched?: boolean;
 };
 
 /** A judge's mean cost per verdict of its first n samples (index n − 1), or null when unpriced. */
@@ -28,12 +33,21 @@ export function costPerVerdict(
   verdicts: number,
 ): JudgeCost[] {
   return judges.map((judge) => {
-    const price = prices[judge];
+    const price = resolvePrice(prices as Record<string, Price>, judge);
     if (!price) return { judge, perN: null };
     const byIndex = new Array<number>(n).fill(0);
     for (const s of samples)
       if (s.judge === judge && s.sampleIndex < n)
-        byIndex[s.sampleIndex] += costOf(price, s.inputTokens, s.outputTokens);
+        byIndex[s.sampleIndex] += costOf(
+          price,
+          {
+            inputTokens: s.inputTokens,
+            outputTokens: s.outputTokens,
+            cacheReadTokens: s.cacheReadTokens,
+            cacheWriteTokens: s.cacheWriteTokens,
+          },
+          { batch: Boolean(s.batched) },
+        );
     const perN: number[] = [];
     let sum = 0;
     for (let i = 0; i < n; i++) {

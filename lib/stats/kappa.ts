@@ -38,17 +38,22 @@ export function cohenKappaFromConfusion(m: readonly (readonly number[])[]): numb
 }
 
 /**
- * Weighted κ from a square confusion matrix whose categories are ordered (index = rank). Quadratic
- * weights (i − j)² give the κ that equals the intraclass correlation under the usual assumptions;
- * linear weights |i − j|.
+ * Weighted κ from a square confusion matrix whose categories are ordered. Quadratic weights (i − j)²
+ * give the κ that equals the intraclass correlation under the usual assumptions; linear weights
+ * |i − j|. The distance is between the categories' `values` where given (a scale with gaps: 0, 1, 3
+ * keeps 3 two grades from 1), else between their indexes.
  */
 export function weightedKappaFromConfusion(
   m: readonly (readonly number[])[],
   weights: KappaWeights = "quadratic",
+  values?: readonly number[],
 ): number | null {
   const { rows, cols, total } = sums(m);
   if (total === 0) return null;
-  const w = (i: number, j: number) => (weights === "quadratic" ? (i - j) ** 2 : Math.abs(i - j));
+  if (values && values.length !== m.length)
+    throw new RangeError(`${values.length} category values for a ${m.length}×${m.length} matrix`);
+  const v = (i: number) => (values ? values[i] : i);
+  const w = (i: number, j: number) => (weights === "quadratic" ? (v(i) - v(j)) ** 2 : Math.abs(v(i) - v(j)));
   let observed = 0;
   let expected = 0;
   for (let i = 0; i < m.length; i++)
@@ -108,5 +113,6 @@ export function weightedKappa(
   categories?: readonly number[],
   weights: KappaWeights = "quadratic",
 ): number | null {
-  return weightedKappaFromConfusion(confusionMatrix(a, b, categories).matrix, weights);
+  const c = confusionMatrix(a, b, categories);
+  return weightedKappaFromConfusion(c.matrix, weights, c.categories);
 }

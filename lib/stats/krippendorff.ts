@@ -111,3 +111,70 @@ export function krippendorffAlphaNominal(
   if (expected <= 1e-12) return { alpha: null, pairable: n };
   return { alpha: 1 - ((n - 1) * observed) / expected, pairable: n };
 }
+
+/**
+ * Nominal α of two coders from their confusion matrix (rows one coder, columns the other, the same
+ * categories): every unit holds two values, so the coincidence matrix is O + Oᵀ. Equals
+ * krippendorffAlphaNominal over the units the matrix counts.
+ */
+export function krippendorffAlphaNominalFromConfusion(m: ArrayLike<ArrayLike<number>>): number | null {
+  const k = m.length;
+  let units = 0;
+  let disagree = 0;
+  const totals = new Float64Array(k);
+  for (let i = 0; i < k; i++)
+    for (let j = 0; j < k; j++) {
+      const c = m[i][j];
+      units += c;
+      totals[i] += c;
+      totals[j] += c;
+      if (i !== j) disagree += 2 * c;
+    }
+  const n = 2 * units;
+  if (n < 2) return null;
+  let sum = 0;
+  let squares = 0;
+  for (let i = 0; i < k; i++) {
+    sum += totals[i];
+    squares += totals[i] * totals[i];
+  }
+  const expected = sum * sum - squares;
+  if (expected <= 1e-12) return null;
+  return 1 - ((n - 1) * disagree) / expected;
+}
+
+/**
+ * Interval α of two coders from weighted pairs of values (a, b), weight = how many units hold that
+ * pair: a unit's ordered-pair squared differences are 2(a − b)², and the expected disagreement is
+ * 2n·Σ(v − mean)² over all 2·Σweight values. Equals krippendorffAlphaInterval over those units.
+ */
+export function krippendorffAlphaIntervalFromPairs(
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  weight: ArrayLike<number>,
+): number | null {
+  let n = 0;
+  let sum = 0;
+  let observed = 0;
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < weight.length; i++) {
+    const w = weight[i];
+    if (w === 0) continue;
+    n += 2 * w;
+    sum += w * (a[i] + b[i]);
+    observed += w * 2 * (a[i] - b[i]) ** 2;
+    min = Math.min(min, a[i], b[i]);
+    max = Math.max(max, a[i], b[i]);
+  }
+  if (n < 2 || min === max) return null;
+  const avg = sum / n;
+  let ss = 0;
+  for (let i = 0; i < weight.length; i++) {
+    const w = weight[i];
+    if (w !== 0) ss += w * ((a[i] - avg) ** 2 + (b[i] - avg) ** 2);
+  }
+  const expected = 2 * n * ss;
+  if (expected === 0) return null;
+  return 1 - ((n - 1) * observed) / expected;
+}

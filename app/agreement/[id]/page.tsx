@@ -1,12 +1,16 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
+import { AgreementJobProgress } from "@/components/agreement/job-progress";
 import { type PanelDefaults, RunAgreementView } from "@/components/agreement/run-agreement-view";
 import { SetReportView } from "@/components/agreement/set-report";
-import { PageTitle } from "@/components/ui/card";
+import { Card, PageTitle } from "@/components/ui/card";
 import { getDb } from "@/db/client";
+import { getAgreementSet } from "@/db/queries/agreement";
 import { getRunById } from "@/db/queries/runs";
-import { showRunAgreement, showSet } from "@/lib/agreement/service";
+import { storedReport } from "@/lib/agreement/jobs";
+import { ensureReportJob } from "@/lib/agreement/report-job";
+import { showRunAgreement } from "@/lib/agreement/service";
 import { readSettings } from "@/lib/settings/store";
 import { agreementIdSchema } from "@/lib/validations/labels";
 
@@ -18,10 +22,12 @@ export default async function AgreementDetailPage({ params }: Props) {
   const { id } = await params;
   if (!agreementIdSchema.safeParse(id).success) notFound();
   const db = getDb();
-  const set = showSet(db, id);
-  if (set) {
-    const files = Array.isArray(set.set.options.files)
-      ? (set.set.options.files as { role: string; name: string }[])
+  const setRow = getAgreementSet(db, id);
+  if (setRow) {
+    const stored = storedReport(db, id);
+    const set = stored?.kind === "set" ? stored.report : undefined;
+    const files = Array.isArray(setRow.options.files)
+      ? (setRow.options.files as { role: string; name: string }[])
       : [];
     return (
       <div className="space-y-4">
@@ -32,15 +38,42 @@ export default async function AgreementDetailPage({ params }: Props) {
             </Link>
           }
         >
-          {set.set.name}
+          <span className="break-words">{setRow.name}</span>
         </PageTitle>
-        <p className="-mt-3 text-xs text-zinc-500" data-testid="set-summary">
-          <span className="font-mono">{set.set.id}</span> · {set.set.kind} · {set.items} items,{" "}
-          {set.goldItems} with a gold label · {set.judges.length} judge{set.judges.length === 1 ? "" : "s"}
-          {files.length > 0 && <> · from {files.map((f) => `${f.role} ${f.name}`).join(", ")}</>} ·{" "}
-          <code>jury agreement show {set.set.id} --json</code>
-        </p>
-        <SetReportView r={set} />
+        <div className="-mt-3 text-xs text-zinc-500" data-testid="set-summary">
+          <p className="break-words">
+            <span className="font-mono">{setRow.id}</span> · {setRow.kind}
+            {set && (
+              <>
+                {" "}
+                · {set.items} items, {set.goldItems} with a gold label · {set.judges.length} judge
+                {set.judges.length === 1 ? "" : "s"}
+              </>
+            )}{" "}
+            · <code className="break-all">jury agreement show {setRow.id} --json</code>
+          </p>
+          {files.length > 0 && (
+            <details data-testid="set-files">
+              <summary className="cursor-pointer">
+                From {files.length} file{files.length === 1 ? "" : "s"}
+              </summary>
+              <ul className="mt-1 space-y-0.5 break-all font-mono">
+                {files.map((f) => (
+                  <li key={`${f.role} ${f.name}`}>
+                    {f.role} {f.name}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          )}
+        </div>
+        {set ? (
+          <SetReportView r={set} />
+        ) : (
+          <Card title="Computing the report">
+            <AgreementJobProgress jobId={ensureReportJob(db, id)} what="Computing the report" />
+          </Card>
+        )}
       </div>
     );
   }

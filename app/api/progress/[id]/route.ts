@@ -1,12 +1,12 @@
 import { getDb } from "@/db/client";
-import { getExperimentLive, getReviewLive, getRunLive } from "@/db/queries/progress";
+import { getAgreementJobLive, getExperimentLive, getReviewLive, getRunLive } from "@/db/queries/progress";
 
 export const dynamic = "force-dynamic";
 
 const ID = /^[A-Za-z0-9_-]{1,80}$/;
 
 /**
- * Live progress of a run, an experiment or a review: counters, and for runs the samples finished after
+ * Live progress of a run, an experiment, a review or an agreement import or report: counters, and for runs the samples finished after
  * `?cursor=<sample id>`. Pages poll it and patch what changed instead of re-rendering.
  */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
@@ -15,7 +15,11 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   const cursorParam = new URL(request.url).searchParams.get("cursor") ?? "0";
   const cursor = /^\d{1,15}$/.test(cursorParam) ? Number(cursorParam) : 0;
   const db = getDb();
-  const live = getRunLive(db, id, cursor) ?? getExperimentLive(db, id) ?? getReviewLive(db, id);
-  if (!live) return Response.json({ error: `no run, experiment or review ${id}` }, { status: 404 });
+  const live =
+    getRunLive(db, id, cursor) ??
+    getExperimentLive(db, id) ??
+    getReviewLive(db, id) ??
+    getAgreementJobLive(db, id);
+  if (!live) return Response.json({ error: `no run, experiment, review or import ${id}` }, { status: 404 });
   return Response.json(live, { headers: { "cache-control": "no-store" } });
 }
