@@ -64,12 +64,20 @@ test("the panel optimizer page: frontier chart (hover names the panel) and table
         if (text.includes("frontier")) expect(text).not.toContain("local:noise");
       }
       await expect(card.getByTestId("panel-row").filter({ hasText: "full panel" })).toContainText("n 60");
-      // no page-level horizontal scroll (the wide table scrolls in its own box)
+      // no page-level horizontal scroll (the wide table scrolls in its own box); the tooltip closed first
+      await page.mouse.move(1, 1);
+      await expect(chart.locator(".recharts-tooltip-wrapper")).not.toBeVisible();
+      const wide = await page.evaluate(() =>
+        [...document.querySelectorAll("body *")]
+          .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+          .filter((e) => !e.closest("[data-testid=panel-table-scroll]"))
+          .map((e) => `${e.tagName.toLowerCase()}.${e.className}`.slice(0, 80)),
+      );
       const sizes = await page.evaluate(() => ({
         scrollWidth: document.documentElement.scrollWidth,
         clientWidth: document.documentElement.clientWidth,
       }));
-      expect(sizes.scrollWidth).toBeLessThanOrEqual(sizes.clientWidth);
+      expect(sizes.scrollWidth, wide.join("\n")).toBeLessThanOrEqual(sizes.clientWidth);
       expect(await seriousViolations(page)).toEqual([]);
 
       if (width === 1280) {
