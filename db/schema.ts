@@ -79,6 +79,8 @@ export type RunOptions = {
   unpriced?: string[];
   /** a criterion's own panel (promoted in Settings), over `judges`; `judges` then lists every judge the run calls */
   criterionJudges?: Record<string, string[]>;
+  /** a criterion's own N (promoted in Settings), over `n` */
+  criterionN?: Record<string, number>;
   /** ask the providers to cache each prompt's stable prefix; absent: on (Settings' judging.promptCaching) */
   promptCaching?: boolean;
   /** send the OpenAI and Anthropic judges' calls through their batch APIs (the others run live) */

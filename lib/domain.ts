@@ -9,3 +9,4 @@ export type {
   RunStatus,
   Sample,
 } from "@/db/schema";
+export type { PanelConfig, PanelReport } from "./panel/engine";

@@ -69,6 +69,7 @@ await build({
     "tokenizer-bench": "bench/tokenizer-bench.ts",
     "agreement-bench": "bench/agreement-bench.ts",
     "cost-bench": "bench/cost-bench.ts",
+    "panel-bench": "bench/panel-bench.ts",
     // not in scripts/bench.mjs's list (minutes at 100,000 samples): run on its own
     "run-scale-bench": "bench/run-scale-bench.ts",
     // not in the list either: it needs a PostgreSQL server (JURY_TEST_DATABASE_URL)

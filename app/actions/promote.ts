@@ -6,6 +6,7 @@ import { getDb } from "@/db/client";
 import { type ActionResult, actionFailed } from "@/lib/action-result";
 import { errorMessage, hasErrorCode } from "@/lib/errors";
 import { hookReadsNote } from "@/lib/memory/collection";
+import { promotePanelConfig } from "@/lib/panel/promote";
 import { promoteExperiment, promotePanel } from "@/lib/settings/promote";
 import { GUARD_CODES, type PromotionGuard } from "@/lib/settings/promote-guard";
 import { describeProvenance } from "@/lib/settings/provenance";
@@ -99,6 +100,44 @@ export async function promotePanelAction(
     return {
       ok: true,
       data: { judges: r.judges, provenance: describeProvenance(r.settings.provenance[path]) },
+    };
+  } catch (err) {
+    return failed(err);
+  }
+}
+
+const promotePanelConfigSchema = z.object({
+  runId: runIdSchema,
+  criterionId: criterionIdSchema,
+  /** the configuration's judges, provider:model */
+  judges: z.array(z.string().trim().min(1).max(200)).min(1).max(8),
+  n: z.int().min(1).max(10),
+  margin: z.number().min(0).max(0.5).optional(),
+  confirmed: confirmedSchema,
+});
+
+/**
+ * A configuration of the panel optimizer made the criterion's default panel and N, with its figures
+ * (recomputed on the server) as provenance. Weak evidence (few labels, κ's interval reaching 0, not the
+ * recommendation) is refused with `needsConfirmation` until the person confirms each warning.
+ */
+export async function promotePanelConfigAction(
+  input: unknown,
+): Promise<ActionResult<{ judges: string[]; n: number; provenance: string }> & NeedsConfirmation> {
+  const bad = wrongShape(input, "an object");
+  if (bad) return bad;
+  const parsed = promotePanelConfigSchema.safeParse(input);
+  if (!parsed.success) return actionFailed("Nothing changed: invalid request.", parsed.error);
+  try {
+    const r = promotePanelConfig(getDb(), parsed.data);
+    revalidatePath("/", "layout");
+    return {
+      ok: true,
+      data: {
+        judges: r.config.judges,
+        n: r.config.n,
+        provenance: describeProvenance(r.settings.provenance[`criteriaSamples.${parsed.data.criterionId}`]),
+      },
     };
   } catch (err) {
     return failed(err);

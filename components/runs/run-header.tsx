@@ -66,6 +66,13 @@ export function RunHeader({ run, caseCount, criteriaCount, unpriced, cost, batch
             <Link href={`/runs/compare?b=${run.id}`} className="text-indigo-700 underline">
               Compare with another run
             </Link>
+            <Link
+              href={`/runs/${run.id}/panel`}
+              className="text-indigo-700 underline"
+              data-testid="panel-link"
+            >
+              Panel optimizer
+            </Link>
           </div>
         }
       >

@@ -6,7 +6,7 @@ import { type StartRunState, startRun } from "@/app/actions/runs";
 import { LabelledField } from "@/components/ui/labelled-field";
 import type { SuiteSummary } from "@/lib/runs/estimate";
 import type { FormStart } from "@/lib/runs/form-memory";
-import { defaultFormJudges } from "@/lib/settings/criteria-panels";
+import { defaultFormJudges, defaultFormSamples } from "@/lib/settings/criteria-panels";
 import { enabledJudges } from "@/lib/settings/providers";
 import type { Settings } from "@/lib/settings/schema";
 import { EstimateTable } from "./estimate-table";
@@ -29,7 +29,7 @@ type Props = {
 export function StartRunForm({ suites, suiteDir, onSuiteDir, start, settings, latencyMsByJudge }: Props) {
   const router = useRouter();
   const [judges, setJudges] = useState<string[]>(start.judges);
-  const [n, setN] = useState<number>(settings.judging.samples);
+  const [n, setN] = useState<number>(() => defaultFormSamples(settings));
   const [batch, setBatch] = useState(false);
   const [state, action, pending] = useActionState<StartRunState, FormData>(startRun, null);
   const suite = suites.find((s) => s.dir === suiteDir);
@@ -56,7 +56,7 @@ export function StartRunForm({ suites, suiteDir, onSuiteDir, start, settings, la
   useEffect(() => {
     if (seenSettings.current === settingsKey) return;
     seenSettings.current = settingsKey;
-    setN(settings.judging.samples);
+    setN(defaultFormSamples(settings));
     const broken = new Set(start.unticked.map((u) => u.judge));
     setJudges(defaultFormJudges(settings).filter((j) => !broken.has(j)));
   }, [settingsKey]);

@@ -23,7 +23,7 @@ import { cacheText, runCost } from "../runs/cost-summary";
 import { type FailureGroup, groupFailures, type RunCoverage, runCoverage } from "../runs/coverage";
 import { executeRun } from "../runs/execute-run";
 import { createRun, DETERMINISTIC_JUDGE, panelOptionsOf, unpricedJudges } from "../runs/plan-run";
-import { defaultEvalJudges } from "../settings/criteria-panels";
+import { defaultEvalJudges, defaultEvalSamples } from "../settings/criteria-panels";
 import { readSettings } from "../settings/store";
 import { effectiveCriteria, loadSuite } from "../suites/load-suite";
 import { createProgressBar } from "./progress-bar";
@@ -143,6 +143,10 @@ export async function evalCommand(argv: string[]): Promise<number> {
       process.stderr.write(
         `${c}: judged by its default panel from Settings (${defaults?.criterionJudges?.[c].join(", ")})\n`,
       );
+    // without --n: each criterion's N promoted in Settings (the panel optimizer), else Settings' N
+    const promotedN = values.n ? undefined : defaultEvalSamples(settings, llmCriteriaOf(suite, registry));
+    for (const [c, n] of Object.entries(promotedN ?? {}))
+      process.stderr.write(`${c}: N=${n} samples per judge, its default from Settings\n`);
     const options: RunOptions = {
       judges: values.judges
         ? values.judges
@@ -151,6 +155,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
             .filter(Boolean)
         : (defaults?.judges ?? []),
       ...(defaults?.criterionJudges ? { criterionJudges: defaults.criterionJudges } : {}),
+      ...(promotedN ? { criterionN: promotedN } : {}),
       n: num("n", values.n, 1, 10, true) ?? settings.judging.samples,
       temperature: num("temperature", values.temperature, 0, 2) ?? settings.judging.temperature,
       concurrency: num("concurrency", values.concurrency, 1, 256, true) ?? settings.judging.concurrency,

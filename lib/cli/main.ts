@@ -25,6 +25,7 @@ Commands:
   runs <command>      Runs: list, show one (verdicts, alpha, self-consistency), compare two, export one (jury runs --help)
   memory <command>    Memories: the Claude Code hook, search, import, experiments (jury memory --help)
   agreement <command> Judges against people and published data: imports, position bias (jury agreement --help)
+  panel optimize <id> The cheapest panel and N that agree with people, from a labelled run or an import (jury panel --help)
   review [options]    Judge a code change: criteria + diff + tests → verdict (jury review --help)
   settings <command>  Settings: list, get <path>, set <path> <value> (jury settings --help)
   ui [--port N]       Serve the dashboard and print its URL (jury ui --help)
@@ -61,6 +62,7 @@ const commands: Record<string, Command> = {
   agreement: async (args) => (await import("./agreement")).agreementCommand(args),
   eval: async (args) => (await import("./eval")).evalCommand(args),
   memory: async (args) => (await import("./memory")).memoryCommand(args),
+  panel: async (args) => (await import("./panel")).panelCommand(args),
   review: async (args) => (await import("./review")).reviewCommand(args),
   runs: async (args) => (await import("./runs")).runsCommand(args),
   settings: async (args) => (await import("./settings")).settingsCommand(args),

@@ -11,6 +11,7 @@ import { runJurySync } from "../testing/run-jury";
 import type { CommandSpec, Opt } from "./args";
 import { DB_MIGRATE } from "./main";
 import { MEMORY_COMMANDS } from "./memory-options";
+import { PANEL_OPTIMIZE } from "./panel";
 import { RUNS_COMMANDS } from "./runs";
 import { SETTINGS_COMMANDS } from "./settings";
 import { UI } from "./ui";
@@ -51,6 +52,7 @@ const QA = path.join(root, "examples/suites/qa");
 const rows: Row[] = [
   fromSpec(DB_MIGRATE),
   fromSpec(UI),
+  fromSpec(PANEL_OPTIMIZE),
   ...Object.values(SETTINGS_COMMANDS).map((s) =>
     fromSpec(s, s.name === "settings set" ? ["judging.samples", "3"] : []),
   ),

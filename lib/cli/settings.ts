@@ -104,8 +104,11 @@ export function resolvePath(root: unknown, dotted: string): string[] {
           break;
         }
     if (matched === 0) {
-      // a new entry of a table keyed by id (prices, criteriaPanels): the rest of the path is its key
-      if (keys.length === 1 && (keys[0] === "prices" || keys[0] === "criteriaPanels")) {
+      // a new entry of a table keyed by id (prices, criteriaPanels, criteriaSamples): the rest of the path is its key
+      if (
+        keys.length === 1 &&
+        (keys[0] === "prices" || keys[0] === "criteriaPanels" || keys[0] === "criteriaSamples")
+      ) {
         keys.push(parts.slice(i).join("."));
         return keys;
       }

@@ -109,6 +109,19 @@ export function aggregateWithinModel(samples: readonly SampleScore[]): ModelResu
   return { samples: scores, mean_score: mean(scores), std: populationStd(scores), n: scores.length, errors };
 }
 
+/**
+ * The second stage's score and pass/fail, from the means of the judges that answered (at least one):
+ * the mean of the model means, reported to 2 decimals, passing when the unrounded mean reaches the
+ * threshold. The panel optimizer calls it for every sub-panel (lib/panel/).
+ */
+export function panelScore(
+  modelMeans: readonly number[],
+  threshold: number,
+): { final_score: number; passed: boolean } {
+  const final = mean(modelMeans);
+  return { final_score: round2(final), passed: final >= threshold };
+}
+
 export function aggregateAcrossModels(args: {
   criterionId: string;
   criterionType: "llm" | "deterministic";
@@ -165,13 +178,11 @@ export function aggregateAcrossModels(args: {
     };
   }
   const means = valid.map((r) => r.mean_score);
-  const final = mean(means);
   const all = valid.flatMap((r) => r.samples);
   const straddles = all.some((x) => x >= args.threshold) && all.some((x) => x < args.threshold);
   const verdict = {
     ...base,
-    final_score: round2(final),
-    passed: final >= args.threshold,
+    ...panelScore(means, args.threshold),
     straddles_threshold: straddles,
   };
   if (args.criterionType === "deterministic")

@@ -23,7 +23,12 @@ export function computeVerdicts(
   }[],
   samples: Pick<Sample, "caseId" | "criterionId" | "judge" | "sampleIndex" | "score" | "error">[],
   judges: string[],
-  opts: { n?: number; panel?: Partial<PanelOptions>; criterionJudges?: Record<string, string[]> } = {},
+  opts: {
+    n?: number;
+    panel?: Partial<PanelOptions>;
+    criterionJudges?: Record<string, string[]>;
+    criterionN?: Record<string, number>;
+  } = {},
 ): { caseId: string; verdict: CriterionVerdict }[] {
   const grouped = new Map<string, Map<string, SampleScore[]>>();
   for (const s of samples) {
@@ -51,7 +56,10 @@ export function computeVerdicts(
           scale: cr.scale,
           threshold: cr.threshold,
           samplesByModel,
-          asked: { judges: panel, samplesPerJudge: cr.type === "deterministic" ? 1 : (opts.n ?? 1) },
+          asked: {
+            judges: panel,
+            samplesPerJudge: cr.type === "deterministic" ? 1 : (opts.criterionN?.[cr.id] ?? opts.n ?? 1),
+          },
           panel: { ...opts.panel, ...cr.panel },
         }),
       });
@@ -64,12 +72,13 @@ export function computeVerdicts(
 export function finalizeRun(
   db: Db,
   runId: string,
-  options: Pick<RunOptions, "judges" | "n" | "panel" | "criterionJudges">,
+  options: Pick<RunOptions, "judges" | "n" | "panel" | "criterionJudges" | "criterionN">,
 ): void {
   const verdicts = computeVerdicts(getRunCases(db, { runId }), getRunSamples(db, { runId }), options.judges, {
     n: options.n,
     panel: options.panel,
     criterionJudges: options.criterionJudges,
+    criterionN: options.criterionN,
   });
   replaceResults(db, runId, verdictRows(runId, verdicts));
 }

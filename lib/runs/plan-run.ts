@@ -175,7 +175,7 @@ export async function planRun(
         continue;
       }
       for (const judge of options.criterionJudges?.[cr.id] ?? options.judges) {
-        for (let i = 0; i < options.n; i++) {
+        for (let i = 0; i < (options.criterionN?.[cr.id] ?? options.n); i++) {
           plan.tasks.push({
             key: taskKey(c.id, cr.id, judge, i),
             caseId: c.id,

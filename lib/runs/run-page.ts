@@ -118,7 +118,10 @@ export function loadRunPage(db: Db, runId: string, sp: Params) {
   };
 }
 
-type RunLike = { id: string; options: { judges: string[]; n: number } };
+type RunLike = {
+  id: string;
+  options: Pick<RunOptions, "judges" | "n" | "criterionJudges" | "criterionN">;
+};
 
 /**
  * A live run's verdicts so far: the finished run's rule (computeVerdicts) over the samples stored
@@ -142,6 +145,10 @@ function liveVerdicts(
  * superseded ones apart, and what its figures rest on. Failed samples are counted apart: never in a
  * mean, a spread, a chart or its count.
  */
+/** The judges asked on a criterion: its own panel (promoted in Settings), else the run's. */
+const panelOf = (run: RunLike, criterionId: string) =>
+  run.options.criterionJudges?.[criterionId] ?? run.options.judges;
+
 function loadCell(db: Db, run: RunLike, selected: CellRef) {
   const c: RunCase | undefined = getRunCase(db, { runId: run.id, caseId: selected.caseId });
   const criterion = c?.criteria.find((x) => x.id === selected.criterionId);
@@ -160,7 +167,10 @@ function loadCell(db: Db, run: RunLike, selected: CellRef) {
   const scored = samples.filter((s) => s.score !== null && !s.error);
   const judges = [...new Set(scored.map((s) => s.judge))];
   const deterministic = criterion.type === "deterministic";
-  const askedSamples = deterministic ? 1 : run.options.judges.length * run.options.n;
+  const askedSamples = deterministic
+    ? 1
+    : panelOf(run, selected.criterionId).length *
+      (run.options.criterionN?.[selected.criterionId] ?? run.options.n);
   const judgeMeans = judges.map((j) => ({
     judge: j,
     mean: mean(scored.filter((s) => s.judge === j).map((s) => s.score as number)),
@@ -177,11 +187,11 @@ function loadCell(db: Db, run: RunLike, selected: CellRef) {
     judges,
     judgeMeans,
     panelMean: judgeMeans.length ? mean(judgeMeans.map((m) => m.mean)) : null,
-    askedJudges: deterministic ? 1 : run.options.judges.length,
+    askedJudges: deterministic ? 1 : panelOf(run, selected.criterionId).length,
     askedSamples,
     /** samples neither answered nor failed yet (a live run's cell is partial while any is) */
     pending: Math.max(0, askedSamples - samples.length),
-    n: deterministic ? 1 : run.options.n,
+    n: deterministic ? 1 : (run.options.criterionN?.[selected.criterionId] ?? run.options.n),
     label: getVerdictLabel(db, { runId: run.id, ...selected }),
   };
 }

@@ -51,3 +51,28 @@ export function defaultFormJudges(
   const picked = enabled.filter((j) => promoted.has(j));
   return picked.length ? picked : enabled;
 }
+
+/**
+ * `jury eval` without --n: each LLM criterion's promoted N (Settings' criteriaSamples, set by the
+ * panel optimizer), where one is promoted; undefined when none is.
+ */
+export function defaultEvalSamples(
+  settings: Pick<Settings, "criteriaSamples">,
+  llmCriteria: readonly string[],
+): Record<string, number> | undefined {
+  const out: Record<string, number> = {};
+  for (const c of llmCriteria) {
+    const n = settings.criteriaSamples?.[c];
+    if (n !== undefined) out[c] = n;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/**
+ * The run form's preselected N: the promoted N (the largest, when criteria have different ones: the
+ * form has one N for the whole run), else Settings' N.
+ */
+export function defaultFormSamples(settings: Pick<Settings, "criteriaSamples" | "judging">): number {
+  const promoted = Object.values(settings.criteriaSamples ?? {});
+  return promoted.length ? Math.max(...promoted) : settings.judging.samples;
+}

@@ -178,11 +178,15 @@ const CONFIRMED_WORDS: Record<GuardCode, string> = {
   low_coverage: "low judge coverage",
 };
 
+/** " · few labels, confirmed" for each warning a promotion went ahead with. */
+export const confirmedWords = (guard: PromotionGuard) =>
+  guard.warnings.map((w) => ` · ${CONFIRMED_WORDS[w.code]}, confirmed`).join("");
+
 /**
  * The refusal of a promotion whose warnings were not all confirmed: its message lists them, and
  * `details.guard` holds the figures and warnings for the page to show.
  */
-function needsConfirmation(what: string, guard: PromotionGuard, confirmed: readonly string[]): void {
+export function needsConfirmation(what: string, guard: PromotionGuard, confirmed: readonly string[]): void {
   const open = unconfirmed(guard, confirmed);
   if (open.length === 0) return;
   throw new JuryError(

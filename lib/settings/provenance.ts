@@ -10,6 +10,8 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 export function valueAtPath(settings: Partial<Settings>, path: string): unknown {
   if (path.startsWith("criteriaPanels."))
     return settings.criteriaPanels?.[path.slice("criteriaPanels.".length)];
+  if (path.startsWith("criteriaSamples."))
+    return settings.criteriaSamples?.[path.slice("criteriaSamples.".length)];
   return (settings as Record<string, unknown>)[path];
 }
 

@@ -145,8 +145,8 @@ export const provenanceEntrySchema = z.object({
 export const provenancePathSchema = z
   .string()
   .regex(
-    /^(memoryJudge|reviewJudges|criteriaPanels\.[a-z0-9][a-z0-9_-]*)$/,
-    "memoryJudge, reviewJudges or criteriaPanels.<criterion>",
+    /^(memoryJudge|reviewJudges|(criteriaPanels|criteriaSamples)\.[a-z0-9][a-z0-9_-]*)$/,
+    "memoryJudge, reviewJudges, criteriaPanels.<criterion> or criteriaSamples.<criterion>",
   );
 
 export const priceSchema = z.object({
@@ -212,6 +212,13 @@ export const settingsSchema = z.object({
   /** a criterion's default panel for `jury eval` without --judges (promoted from the agreement view) */
   criteriaPanels: z
     .record(criterionIdSchema, judgeList.min(1, "A panel needs at least one judge"))
+    .default({}),
+  /** a criterion's default N (samples per judge) for `jury eval` without --n (promoted from the panel optimizer) */
+  criteriaSamples: z
+    .record(
+      criterionIdSchema,
+      z.int("N must be a whole number").min(1, "N must be at least 1").max(10, "N must be at most 10"),
+    )
     .default({}),
   /** the judges `jury review` uses when neither --judges nor JUDGE_MODEL names one (empty: the enabled judges) */
   reviewJudges: judgeList.default([]),
@@ -283,6 +290,7 @@ export const defaultSettings: Settings = {
     },
   },
   criteriaPanels: {},
+  criteriaSamples: {},
   reviewJudges: [],
   provenance: {},
 };

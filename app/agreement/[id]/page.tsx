@@ -94,9 +94,14 @@ export default async function AgreementDetailPage({ params }: Props) {
     <div className="space-y-4">
       <PageTitle
         actions={
-          <Link className="text-sm text-indigo-700 underline" href={`/runs/${id}`}>
-            Run page
-          </Link>
+          <span className="flex flex-wrap gap-3 text-sm">
+            <Link className="text-indigo-700 underline" href={`/runs/${id}`}>
+              Run page
+            </Link>
+            <Link className="text-indigo-700 underline" href={`/runs/${id}/panel`} data-testid="panel-link">
+              Panel optimizer
+            </Link>
+          </span>
         }
       >
         Agreement with people: <span className="font-mono text-base">{id}</span>
