@@ -37,7 +37,13 @@ export default async function AgreementPage() {
             <code>jury agreement label &lt;run&gt; &lt;case&gt; &lt;criterion&gt; pass|fail</code>.
           </p>
         ) : (
-          <div className="overflow-x-auto" data-testid="labelled-runs-scroll">
+          <div
+            className="overflow-x-auto"
+            data-testid="labelled-runs-scroll"
+            tabIndex={0}
+            role="region"
+            aria-label="Runs with labels"
+          >
             <table className="w-full min-w-[32rem] text-left text-sm">
               <TableHead
                 columns={[
@@ -82,7 +88,13 @@ export default async function AgreementPage() {
             <code>jury agreement pairwise examples/agreement/pairwise --judges …</code>.
           </EmptyState>
         ) : (
-          <div className="overflow-x-auto" data-testid="agreement-sets-scroll">
+          <div
+            className="overflow-x-auto"
+            data-testid="agreement-sets-scroll"
+            tabIndex={0}
+            role="region"
+            aria-label="Imports and pairwise audits"
+          >
             <table className="w-full min-w-[36rem] text-left text-sm">
               <TableHead
                 columns={["Import", "Kind", "Name", { label: "Items", align: "right" }, "Judges", "Created"]}

@@ -19,7 +19,12 @@ export function SetReportView({ r }: { r: SetReport }) {
             winner in both orders (an unusable answer agrees with nothing). First-position wins: of the
             answers naming a winner, the share that named whichever output was shown first (50% is unbiased).
           </p>
-          <div className="overflow-x-auto">
+          <div
+            className="overflow-x-auto"
+            tabIndex={0}
+            role="region"
+            aria-label="Position-bias audit, per judge"
+          >
             <table className="w-full min-w-[48rem] text-left text-sm" data-testid="audit-table">
               <TableHead
                 columns={[
@@ -123,7 +128,12 @@ export function SetReportView({ r }: { r: SetReport }) {
   return (
     <div className="space-y-4">
       <Card title="Agreement with the gold labels" testId="agreement-table-card">
-        <div className="overflow-x-auto">
+        <div
+          className="overflow-x-auto"
+          tabIndex={0}
+          role="region"
+          aria-label="Agreement with the gold labels, per judge"
+        >
           <table className="w-full min-w-[40rem] text-left text-sm" data-testid="agreement-table">
             <TableHead
               columns={[
