@@ -2,12 +2,38 @@ import type Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { resolveDbPath } from "./path";
+import type { PgDb } from "./pg/client";
 import * as schema from "./schema";
 import { defaultMigrationsFolder, openSqlite } from "./sqlite";
 
+export type { PgDb };
 export { defaultMigrationsFolder };
 
-export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+/** Which engine a store runs on: SQLite (the default, a file) or PostgreSQL (JURY_DATABASE_URL). */
+export type Engine = "sqlite" | "pg";
+
+/**
+ * A SQLite store: drizzle over better-sqlite3 (synchronous), its engine and its tables. Query
+ * functions written with db/op.ts take either store (`AnyDb`) and read the tables from `db.tables`.
+ */
+export type SqliteDb = BetterSQLite3Database<typeof schema> & {
+  $client: Database.Database;
+  engine: "sqlite";
+  tables: typeof schema;
+};
+
+/** The store the existing query functions take (SQLite); becomes AnyDb once they are written with db/op.ts. */
+export type Db = SqliteDb;
+
+/** Either store. */
+export type AnyDb = SqliteDb | PgDb;
+
+/** A drizzle SQLite connection as a store (idempotent: a store is returned as it is). */
+export function asSqliteDb(
+  db: BetterSQLite3Database<typeof schema> & { $client: Database.Database },
+): SqliteDb {
+  return Object.assign(db, { engine: "sqlite" as const, tables: schema });
+}
 
 /**
  * Opens (creating if needed) a SQLite file, sets WAL, foreign keys and busy_timeout, and
@@ -15,9 +41,32 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
  */
 export function createDb(file: string, opts: { migrationsFolder?: string } = {}): Db {
   const sqlite = openSqlite(file);
-  const db = drizzle(sqlite, { schema, casing: "snake_case" }) as Db;
+  const db = asSqliteDb(drizzle(sqlite, { schema, casing: "snake_case" }));
   migrate(db, { migrationsFolder: opts.migrationsFolder ?? defaultMigrationsFolder() });
   return db;
+}
+
+/**
+ * Opens a PostgreSQL store (`postgres://…`): a connection pool, the type parsers that return numbers
+ * as SQLite does, and pending migrations applied under an advisory lock (db/pg/client.ts). The
+ * migrations folder defaults to db/migrations-pg beside the SQLite one.
+ */
+export async function createPgDb(
+  url: string,
+  opts: { migrationsFolder?: string; poolSize?: number } = {},
+): Promise<PgDb> {
+  // loaded only here: a SQLite process (the hook, every command without JURY_DATABASE_URL) never loads pg
+  const { openPg, pgMigrationsFolder } = await import("./pg/client");
+  return openPg(url, {
+    migrationsFolder: opts.migrationsFolder ?? pgMigrationsFolder(defaultMigrationsFolder()),
+    poolSize: opts.poolSize,
+  });
+}
+
+/** Closes a store: the SQLite file's connection, or the PostgreSQL pool (waiting for its clients). */
+export async function closeDb(db: AnyDb): Promise<void> {
+  if (db.engine === "pg") await db.$client.end();
+  else db.$client.close();
 }
 
 const globalForDb = globalThis as unknown as { __juryDb?: Db; __juryDbPath?: string };

@@ -79,6 +79,12 @@ export type RunOptions = {
   unpriced?: string[];
   /** a criterion's own panel (promoted in Settings), over `judges`; `judges` then lists every judge the run calls */
   criterionJudges?: Record<string, string[]>;
+  /** ask the providers to cache each prompt's stable prefix; absent: on (Settings' judging.promptCaching) */
+  promptCaching?: boolean;
+  /** send the OpenAI and Anthropic judges' calls through their batch APIs (the others run live) */
+  batch?: boolean;
+  /** what the AI SDK warned of while the run's calls were made (each once), recorded as the run works */
+  providerWarnings?: string[];
 };
 
 export const runs = sqliteTable(
@@ -175,6 +181,16 @@ export const samples = sqliteTable(
     attempts: integer().notNull().default(1),
     cached: integer({ mode: "boolean" }).notNull().default(false),
     error: text(),
+    /** of input_tokens, those read from the provider's prompt cache */
+    cacheReadTokens: integer().notNull().default(0),
+    /** of input_tokens, those written to the provider's prompt cache */
+    cacheWriteTokens: integer().notNull().default(0),
+    /** of output_tokens, the model's reasoning */
+    reasoningTokens: integer().notNull().default(0),
+    /** what the prompt cache saved on this call, in USD (a write's premium counted against it) */
+    cacheSavedUsd: real().notNull().default(0),
+    /** answered through the provider's batch API, priced at its batch rate */
+    batched: integer({ mode: "boolean" }).notNull().default(false),
     /** sha256 of the exact request (judge, messages, schema, temperature, sample index): the response cache's key */
     requestKey: text(),
     createdAt: integer({ mode: "timestamp_ms" })
@@ -227,6 +243,49 @@ export const results = sqliteTable(
   },
   (t) => [uniqueIndex("results_run_id_case_id_criterion_id_idx").on(t.runId, t.caseId, t.criterionId)],
 );
+
+export const batchStatuses = [
+  "submitted",
+  "in_progress",
+  "ended",
+  "collected",
+  "cancelling",
+  "cancelled",
+  "failed",
+  "expired",
+] as const;
+export type BatchStatus = (typeof batchStatuses)[number];
+
+/**
+ * A batch of a run's judge calls sent through a provider's batch API (OpenAI Batches, Anthropic
+ * Message Batches): its id is stored before anything else happens, so a restart polls it again and
+ * never submits the same calls twice. Each request's custom id is its task's id.
+ */
+export const runBatches = sqliteTable(
+  "run_batches",
+  {
+    /** the provider's batch id */
+    id: text().primaryKey(),
+    runId: text()
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    judge: text().notNull(),
+    status: text({ enum: batchStatuses }).notNull().default("submitted"),
+    /** the task ids it asks for */
+    taskIds: text({ mode: "json" }).$type<number[]>().notNull(),
+    succeeded: integer().notNull().default(0),
+    failed: integer().notNull().default(0),
+    /** OpenAI: the uploaded input file */
+    inputFileId: text(),
+    error: text(),
+    createdAt: integer({ mode: "timestamp_ms" })
+      .notNull()
+      .$defaultFn(() => new Date()),
+    updatedAt: integer({ mode: "timestamp_ms" }),
+  },
+  (t) => [index("run_batches_run_id_idx").on(t.runId)],
+);
+export type RunBatch = typeof runBatches.$inferSelect;
 
 /** Model responses keyed by a hash of model, messages, parameters and sample index. */
 export const responseCache = sqliteTable("response_cache", {

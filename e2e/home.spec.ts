@@ -49,10 +49,10 @@ test("home lists the recent runs, experiments and reviews with their status, new
     await expect(runs).toHaveCount(2);
     // newest first: the second run (N = 2) is on top
     await expect(runs.first().getByRole("link")).toHaveAttribute("href", `/runs/${seeded.runs[1]}`);
-    await expect(runs.first()).toContainText("1 judge × N=2");
+    await expect(runs.first()).toContainText("3 judges × N=2");
     await expect(runs.first()).toContainText(/(\d+) of \1 tasks/);
     await expect(runs.first().getByTestId("run-status")).toHaveText(/^done/);
-    await expect(runs.nth(1)).toContainText("1 judge × N=1");
+    await expect(runs.nth(1)).toContainText("3 judges × N=1");
 
     const experiment = page.getByTestId("recent-experiment");
     await expect(experiment).toHaveCount(1);

@@ -211,12 +211,9 @@ test.describe("the npm package, installed", () => {
     const r = run("sh", ["-c", command], {
       cwd: project,
       input,
-      // the example study's memories are the shop-api project's, kept in its own collection
-      extra: {
-        CLAUDE_PLUGIN_ROOT: cache,
-        PATH: [bin, env.PATH].join(path.delimiter),
-        JURY_MEMORY_COLLECTION: "shop-api",
-      },
+      // no collection named anywhere: the project folder "shop-api" names the collection the
+      // example study was imported into, so the hook reads it by the collection rule alone
+      extra: { CLAUDE_PLUGIN_ROOT: cache, PATH: [bin, env.PATH].join(path.delimiter) },
     });
     expect(r.status).toBe(0);
     expect(r.stderr).toBe("");

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import { type AppProcess, startApp, stopApp } from "./app-server";
 import { seriousViolations } from "./axe";
 import { APP_PORT, SCRATCH_DIR, SCRIPTED_PORT } from "./constants";
@@ -174,8 +174,174 @@ test.describe("the memory study at 390 px, after two experiments", () => {
   });
 });
 
+/** within the window's width (x), as laid out now */
+async function inWindow(l: Locator): Promise<boolean> {
+  const r = await l.boundingBox({ timeout: 5_000 }).catch(() => null);
+  return r !== null && r.width > 0 && r.x >= -0.5 && r.x + r.width <= PHONE.width + 0.5;
+}
+
+/**
+ * What is wrong with one page at 390 px, as readable strings: the page scrolls sideways, a key cell
+ * is out of view (its box not scrolled), a sticky key cell leaves the view when its box is scrolled
+ * to the far right, axe's serious violations.
+ */
+class PhoneCheck {
+  problems: string[] = [];
+  constructor(private page: Page) {}
+  async pageFits() {
+    const { scrollWidth, innerWidth } = await this.page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
+    if (scrollWidth > innerWidth)
+      this.problems.push(`page ${scrollWidth} px wide: ${(await overflowingElements(this.page)).join("; ")}`);
+  }
+  async inView(what: string, l: Locator) {
+    if (!(await inWindow(l))) this.problems.push(`${what} out of view`);
+  }
+  async headersInView(table: Locator, names: string[]) {
+    for (const name of names)
+      await this.inView(`header "${name}"`, table.getByRole("columnheader", { name, exact: true }).first());
+  }
+  /** scrolled to its right end, the box still shows its key (first) column */
+  async stickyAfterScroll(box: Locator, key: Locator, what: string) {
+    const sizes = await box.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    if (sizes.scroll <= sizes.client) return; // nothing to scroll: the whole table is in view
+    await box.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+    await expect.poll(() => box.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+    if (!(await inWindow(key))) this.problems.push(`${what} scrolls out of view with its table`);
+    await box.evaluate((el) => el.scrollTo({ left: 0 }));
+  }
+  async axe() {
+    for (const v of await seriousViolations(this.page)) this.problems.push(`axe: ${v}`);
+  }
+}
+
+/** judge → its swatch's colour, over every spread legend of the page (one colour each, or a list) */
+async function legendColors(page: Page): Promise<Record<string, string>> {
+  const items = await page
+    .getByTestId("spread-legend-item")
+    .evaluateAll((els) =>
+      els.map((el) => [
+        el.getAttribute("data-key") ?? "",
+        el.querySelector("[data-color]")?.getAttribute("data-color") ?? "",
+      ]),
+    );
+  const by: Record<string, Set<string>> = {};
+  for (const [k, color] of items) {
+    by[k] = by[k] ?? new Set();
+    by[k].add(color);
+  }
+  return Object.fromEntries(Object.entries(by).map(([k, v]) => [k, [...v].join(" | ")]));
+}
+
+test("the runs pages with a 5-case × 6-criterion run of three judges at 390 px: no sideways scroll, key columns in view, judge names whole, axe clean", async ({
+  page,
+}) => {
+  test.setTimeout(300_000); // four pages, each laid out and checked by axe, on a shared machine
+  const problems: Record<string, string[]> = {};
+
+  // runs list: run, status, coverage and failures in view; the run's name stays as the table scrolls
+  await page.goto("/runs");
+  let c = new PhoneCheck(page);
+  await expect(page.getByTestId("runs-table")).toBeVisible();
+  await c.pageFits();
+  await c.headersInView(page.getByTestId("runs-table"), ["Run", "Status", "Coverage", "Failed"]);
+  const row = page.getByTestId(`run-row-${seeded.runs[1]}`);
+  for (const id of ["run-status", "run-coverage-pct", "run-failed"]) await c.inView(id, row.getByTestId(id));
+  await c.stickyAfterScroll(
+    page.getByRole("region", { name: "Runs" }),
+    row.getByRole("link"),
+    "the run's id",
+  );
+  // the run form's estimate: cost and time in view
+  const estimate = page.locator('[data-testid="estimate"]:visible');
+  await expect(estimate).toBeVisible();
+  await c.headersInView(estimate, ["N", "Est. cost", "Est. time"]);
+  await c.axe();
+  problems.runs = c.problems;
+
+  // run page: the case, its first verdict and coverage in view; the case stays as the table scrolls
+  await page.goto(`/runs/${seeded.runs[1]}`);
+  c = new PhoneCheck(page);
+  const table = page.getByTestId("results-table");
+  await expect(table).toBeVisible();
+  await c.pageFits();
+  const first = page.getByTestId(`case-row-${seeded.firstCase}`);
+  await c.inView("the case", first.getByRole("rowheader"));
+  await c.headersInView(table, ["correctness"]);
+  await c.inView("the first verdict", first.getByTestId(`cell-${seeded.firstCase}-correctness`));
+  await c.inView("its coverage", first.getByTestId("cell-coverage").first());
+  await c.stickyAfterScroll(
+    page.getByRole("region", { name: "Verdicts" }),
+    first.getByRole("rowheader"),
+    "the case",
+  );
+  // the panel's table: no judge name broken a character per line (at most two lines each)
+  const names = page.getByTestId("panel-stats").getByTestId("judge-name");
+  await expect(names).toHaveCount(4 * seeded.judges.length);
+  const lines = await names.evaluateAll((els) =>
+    els.map((el) => ({
+      name: el.textContent,
+      lines: Math.round(
+        el.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(el).lineHeight),
+      ),
+    })),
+  );
+  for (const l of lines.filter((x) => x.lines > 2))
+    c.problems.push(`judge name ${l.name} on ${l.lines} lines`);
+  // the run's score spreads: a chart per LLM criterion, within the window
+  await expect(page.getByTestId("score-spread")).toHaveCount(4);
+  // one colour per judge on the whole page, three judges three colours, the panel apart
+  const seen = await legendColors(page);
+  expect(Object.keys(seen).sort()).toEqual([...seeded.judges, "panel"].sort());
+  expect(new Set(Object.values(seen)).size).toBe(seeded.judges.length + 1);
+  for (const v of Object.values(seen)) expect(v).not.toContain("|");
+  await c.inView("the first score spread", page.getByTestId("score-spread").first());
+  // each chart draws a box per judge and the panel's, and a dot per case answered
+  const firstChart = page.getByTestId("score-spread").first();
+  await expect(firstChart.locator("[data-box]")).toHaveCount(seeded.judges.length + 1);
+  await expect(firstChart.locator(".recharts-scatter-symbol")).toHaveCount(5 * (seeded.judges.length + 1));
+  const runColors = seen;
+  await c.axe();
+  problems.run = c.problems;
+
+  // compare: case · criterion, verdict and what each side rests on in view; the cell's name stays
+  await page.goto(`/runs/compare?a=${seeded.runs[0]}&b=${seeded.runs[1]}`);
+  c = new PhoneCheck(page);
+  const compare = page.getByTestId("compare-table");
+  await expect(compare).toBeVisible();
+  await c.pageFits();
+  await c.headersInView(compare, ["Case · criterion", "Verdict", "Answered A / B"]);
+  const cell = compare.locator("tbody tr").first().getByRole("rowheader");
+  await c.inView("the first cell's name", cell);
+  await c.stickyAfterScroll(page.getByRole("region", { name: "Comparison" }), cell, "the cell's name");
+  // A's and B's spreads, criterion by criterion; each judge in the colour it has on the run page
+  await expect(page.getByTestId("compare-spreads").getByTestId("score-spread")).toHaveCount(8);
+  expect(await legendColors(page)).toEqual(runColors);
+  await c.axe();
+  problems.compare = c.problems;
+
+  // settings: the price table's Output column in view
+  await page.goto("/settings");
+  c = new PhoneCheck(page);
+  const prices = page.getByRole("region", { name: "Prices" });
+  await expect(prices).toBeVisible();
+  await c.pageFits();
+  await c.headersInView(prices, ["Judge (provider:model)", "Input", "Output"]);
+  await c.inView(
+    "the first output price",
+    prices.getByRole("spinbutton", { name: /^Output price of/ }).first(),
+  );
+  await c.axe();
+  problems.settings = c.problems;
+
+  expect(problems).toEqual({ runs: [], run: [], compare: [], settings: [] });
+});
+
 // last: it lists every page that is too wide (the tests above would be skipped after a failure)
 test("every page at 390×844 is no wider than the window", async ({ page }) => {
+  test.setTimeout(180_000); // sixteen pages with a three-judge run's data, on a shared machine
   const wide: Record<string, { scrollWidth: number; innerWidth: number; elements: string[] }> = {};
   for (const p of everyPage(seeded)) {
     const res = await page.goto(p.url);

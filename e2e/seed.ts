@@ -4,7 +4,24 @@ import path from "node:path";
 import { SCRIPTED_PORT } from "./constants";
 
 /** What seedDatabase stored: ids to visit. */
-export type Seeded = { runs: string[]; review: string; collection: string; firstCase: string };
+export type Seeded = {
+  runs: string[];
+  review: string;
+  collection: string;
+  firstCase: string;
+  /** the runs' panel, in its order */
+  judges: string[];
+};
+
+/**
+ * Three judges with realistic, long names: the QA suite's 5 cases × 6 criteria (4 LLM, 2
+ * deterministic) under them is the size of run a phone must show without sideways scrolling.
+ */
+export const SEED_JUDGES = [
+  "local:llama3.1:8b-instruct",
+  "local:qwen2.5:14b-instruct",
+  "local:mistral-small:24b",
+];
 
 function jury(db: string, args: string[], okStatuses = [0]): string {
   const r = spawnSync("node", ["bin/jury.cjs", ...args], {
@@ -24,8 +41,9 @@ function jury(db: string, args: string[], okStatuses = [0]): string {
 
 /**
  * A fresh database holding what every page can show, stored the way a user stores it (the CLI,
- * against the scripted judge the e2e config starts): two runs of the QA suite (so /runs/compare has
- * a pair), a code review, and the example memory study with a BM25 experiment.
+ * against the scripted judge the e2e config starts): two runs of the QA suite with three judges, N=1
+ * and N=2 (so /runs/compare has a pair), a code review, and the example memory study with a BM25
+ * experiment.
  */
 export function seedDatabase(db: string): Seeded {
   fs.rmSync(path.dirname(db), { recursive: true, force: true });
@@ -36,7 +54,7 @@ export function seedDatabase(db: string): Seeded {
     // exit 1: some verdict failed, which is fine here
     const out = jury(
       db,
-      ["eval", "examples/suites/qa", "--judges", "local:llama3.1:8b", "--n", n, "--json"],
+      ["eval", "examples/suites/qa", "--judges", SEED_JUDGES.join(","), "--n", n, "--json"],
       [0, 1],
     );
     const id = /"(run_\d{8}_[0-9a-f]{8})"/.exec(out)?.[1];
@@ -75,5 +93,5 @@ export function seedDatabase(db: string): Seeded {
     .filter((f) => f.endsWith(".json"))
     .sort()[0]
     .replace(/\.json$/, "");
-  return { runs, review: reviewId, collection, firstCase };
+  return { runs, review: reviewId, collection, firstCase, judges: SEED_JUDGES };
 }

@@ -28,10 +28,14 @@ export const ERROR_EXIT_CODES: Readonly<Record<string, ExitCode>> = {
   busy: EXIT.usage, // busy:run: another live process owns it
   not_found: EXIT.usage, // a run, experiment or review id that does not exist
   needs_confirmation: EXIT.usage, // promoting a configuration the figures do not support, unconfirmed
+  unsupported: EXIT.usage, // unsupported:database_url: JURY_DATABASE_URL set before PostgreSQL support is complete
   // infrastructure: something Jury depends on did not answer or is not there
   timeout: EXIT.infrastructure,
   call_failed: EXIT.infrastructure,
   reply_too_large: EXIT.infrastructure,
+  // the judge answered without a verdict: it refused, or its answer hit the max output tokens
+  refusal: EXIT.infrastructure,
+  truncated: EXIT.infrastructure,
   deterministic_timeout: EXIT.infrastructure,
   worker_start: EXIT.infrastructure,
   worker_missing: EXIT.infrastructure,

@@ -1,6 +1,7 @@
 // Runs the benchmarks in order (bundled into dist/ by scripts/build-cli.mjs), passing this
 // script's arguments to each; exits non-zero if any of them fails. With --json, each bench prints
-// its figures as JSON and this script prints them as one object ({ judge, memory, tokenizer, agreement }), so
+// its figures as JSON and this script prints them as one object ({ judge, memory, tokenizer, agreement,
+// cost }), so
 // two commits' figures can be compared; progress goes to stderr.
 import { spawnSync } from "node:child_process";
 
@@ -9,6 +10,7 @@ const benches = [
   ["memory", "dist/memory-bench.mjs"],
   ["tokenizer", "dist/tokenizer-bench.mjs"],
   ["agreement", "dist/agreement-bench.mjs"],
+  ["cost", "dist/cost-bench.mjs"],
 ];
 const args = process.argv.slice(2);
 const json = args.includes("--json");

@@ -68,9 +68,13 @@ await build({
     "memory-bench": "bench/memory-bench.ts",
     "tokenizer-bench": "bench/tokenizer-bench.ts",
     "agreement-bench": "bench/agreement-bench.ts",
+    "cost-bench": "bench/cost-bench.ts",
     // not in scripts/bench.mjs's list (minutes at 100,000 samples): run on its own
     "run-scale-bench": "bench/run-scale-bench.ts",
+    // not in the list either: it needs a PostgreSQL server (JURY_TEST_DATABASE_URL)
+    "pg-retrieval-bench": "bench/pg-retrieval-bench.ts",
   },
+  external: ["pg-native"],
   splitting: true,
 });
 
@@ -115,10 +119,36 @@ await build({
  * CPU here). Each subcommand's modules still load only when it runs (esbuild turns the dynamic
  * imports into lazy requires).
  */
+/** db/client.ts's dynamic import of ./pg/client, left to dist/pg-client.cjs (built below). */
+const pgClientApart = {
+  name: "pg-client-apart",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/pg\/client$/ }, (a) =>
+      /[/\\]db$/.test(a.resolveDir) && a.kind === "dynamic-import"
+        ? { path: "./pg-client.cjs", external: true }
+        : undefined,
+    );
+  },
+};
+
 await build({
   ...cjs,
   entryPoints: { cli: "lib/cli/main.ts" },
   external: ["better-sqlite3", "better-sqlite3-napi"],
+  plugins: [pgClientApart],
+  minifyWhitespace: true,
+  minifySyntax: true,
+});
+
+/**
+ * The PostgreSQL client (node-postgres and drizzle's PostgreSQL dialect, about 240 KB) is a file of
+ * its own, required by db/client.ts's createPgDb only when a store is on PostgreSQL: a SQLite command
+ * does not load or compile it. pg's optional native binding (pg-native) is never used.
+ */
+await build({
+  ...cjs,
+  entryPoints: { "pg-client": "db/pg/client.ts" },
+  external: ["pg-native"],
   minifyWhitespace: true,
   minifySyntax: true,
 });

@@ -25,9 +25,10 @@ export async function startRun(_prev: StartRunState, formData: FormData): Promis
     suiteDir: formData.get("suiteDir"),
     judges: formData.getAll("judges"),
     n: formData.get("n"),
+    batch: formData.get("batch") ?? undefined,
   });
   if (!parsed.success) return actionFailed("Nothing started: fix the fields below.", parsed.error);
-  const { suiteDir, judges, n } = parsed.data;
+  const { suiteDir, judges, n, batch } = parsed.data;
   // Only suites the server itself discovered: a form cannot point the server at any folder.
   if (!discoverSuites().some((s) => s.dir === suiteDir)) {
     return actionFailed("Unknown suite.", { suiteDir: "Not one of the listed suites" });
@@ -57,6 +58,8 @@ export async function startRun(_prev: StartRunState, formData: FormData): Promis
         temperature: settings.judging.temperature,
         concurrency: settings.judging.concurrency,
         noCache: false,
+        promptCaching: settings.judging.promptCaching,
+        ...(batch ? { batch: true } : {}),
         panel: panelOptionsOf(settings.judging),
         ...(unpriced.length ? { unpriced } : {}),
       },

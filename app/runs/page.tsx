@@ -4,9 +4,13 @@ import { RunsTable } from "@/components/runs/runs-table";
 import { RunsWorkbench } from "@/components/runs/runs-workbench";
 import { Card, EmptyState, PageTitle } from "@/components/ui/card";
 import { getDb } from "@/db/client";
+import { getFailedJudges } from "@/db/queries/run-live";
 import { getMedianLatencyByJudge, getProgressByRun, listRuns } from "@/db/queries/runs";
 import { loadProjectCriteria } from "@/lib/criteria/load";
+import { isLive } from "@/lib/jobs/live";
+import { rememberedForm } from "@/lib/runs/form-memory";
 import { suiteSummaries } from "@/lib/runs/suite-summaries";
+import { defaultFormJudges } from "@/lib/settings/criteria-panels";
 import { enabledJudges } from "@/lib/settings/providers";
 import { readSettings } from "@/lib/settings/store";
 
@@ -16,6 +20,28 @@ export default async function RunsPage() {
   const settings = readSettings(db);
   const runs = listRuns(db);
   const progress = getProgressByRun(db);
+  const suites = suiteSummaries(loadProjectCriteria(), {
+    db,
+    judges: enabledJudges(settings),
+    temperature: settings.judging.temperature,
+  });
+  const last = runs[0];
+  const form = rememberedForm({
+    suites: suites.filter((s) => !s.error).map((s) => s.dir),
+    offered: enabledJudges(settings),
+    defaults: defaultFormJudges(settings),
+    last: last
+      ? {
+          runId: last.id,
+          suiteDir: last.suitePath,
+          judges: last.options.judges,
+          // a run still going has not failed anyone yet
+          failed: isLive(last.status)
+            ? []
+            : getFailedJudges(db, { runId: last.id, judges: last.options.judges }),
+        }
+      : null,
+  });
   return (
     <div className="space-y-4">
       <PageTitle
@@ -34,11 +60,8 @@ export default async function RunsPage() {
       </PageTitle>
       <Card>
         <RunsWorkbench
-          suites={suiteSummaries(loadProjectCriteria(), {
-            db,
-            judges: enabledJudges(settings),
-            temperature: settings.judging.temperature,
-          })}
+          suites={suites}
+          start={form}
           settings={settings}
           latencyMsByJudge={getMedianLatencyByJudge(db)}
         />

@@ -13,12 +13,11 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { LEGEND_TEXT, THRESHOLD_COLOR } from "./colors";
+import { LEGEND_TEXT, PANEL_COLOR, THRESHOLD_COLOR } from "./colors";
 
 /** `std`: the cross-judge std, absent when fewer than two judges answered (no bar, never a zero). `n`: judges answered. */
 export type DimensionDatum = { dimension: string; score: number; std?: number; n: number };
 
-const PANEL_BAR = "#4f46e5"; // indigo-600
 const PASS_LINE = 0.7;
 
 /** "correctness: 0.72 ± 0.05 across 2 judges", or "… from 1 judge (no spread)" */
@@ -79,8 +78,15 @@ export function DimensionChart({ data }: { data: DimensionDatum[] }) {
             strokeDasharray="6 3"
             label={{ value: `pass ${PASS_LINE}`, position: "insideTopRight", fontSize: 11, fill: "#b91c1c" }}
           />
-          <Bar dataKey="score" name="panel score (bars: cross-judge std)" fill={PANEL_BAR}>
-            <ErrorBar dataKey="std" width={6} stroke="#111827" />
+          {/* the panel in its colour on every page (colors.ts): a light fill, outlined, so the error bar reads on it */}
+          <Bar
+            dataKey="score"
+            name="panel score (bars: cross-judge std)"
+            fill={PANEL_COLOR}
+            fillOpacity={0.25}
+            stroke={PANEL_COLOR}
+          >
+            <ErrorBar dataKey="std" width={6} stroke={PANEL_COLOR} strokeWidth={1.5} />
           </Bar>
         </BarChart>
       </ResponsiveContainer>

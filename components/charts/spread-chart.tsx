@@ -13,7 +13,14 @@ import {
   YAxis,
   ZAxis,
 } from "recharts";
-import { judgeColors, LEGEND_TEXT, PANEL_COLOR, THRESHOLD_COLOR } from "./colors";
+import {
+  type JudgeColorMap,
+  judgeColors,
+  LEGEND_TEXT,
+  MARK_OUTLINE,
+  PANEL_COLOR,
+  THRESHOLD_COLOR,
+} from "./colors";
 
 export type SpreadPoint = { judge: string; score: number; sample: number };
 
@@ -24,6 +31,8 @@ type Props = {
   panelMean: number | null;
   threshold: number;
   scale: [number, number];
+  /** the page's judge colours (colors.ts), so this chart agrees with the page's other charts */
+  colors?: JudgeColorMap;
 };
 
 type Dot = { x: number; y: number; judge: string; sample?: number; mean?: boolean };
@@ -41,13 +50,13 @@ function SpreadTooltip({ active, payload }: TooltipContentProps) {
 }
 
 /**
- * Each judge's N samples (dots in the judge's own colour, the same on every page) and its mean
+ * Each judge's N samples (dots in the judge's own colour, the same on every page, outlined) and its mean
  * (a diamond), the panel mean and the threshold. The two lines' labels sit at opposite ends, so
  * they never overlap however close the two values are.
  */
-export function SpreadChart({ judges, samples, means, panelMean, threshold, scale }: Props) {
+export function SpreadChart({ judges, samples, means, panelMean, threshold, scale, colors: given }: Props) {
   const x = (j: string) => judges.indexOf(j);
-  const colors = judgeColors(judges);
+  const colors = given ?? judgeColors(judges);
   // jitter samples sideways so equal scores stay visible
   const dotsOf = (j: string): Dot[] =>
     samples
@@ -123,8 +132,10 @@ export function SpreadChart({ judges, samples, means, panelMean, threshold, scal
               key={j}
               name={j}
               data={dotsOf(j)}
-              fill={colors.get(j)}
-              fillOpacity={0.7}
+              fill={colors[j]}
+              fillOpacity={0.85}
+              stroke={MARK_OUTLINE}
+              strokeWidth={1}
               legendType="circle"
             />
           ))}

@@ -12,7 +12,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { kindColor, LEGEND_TEXT } from "./colors";
+import { kindColor, LEGEND_TEXT, MARK_OUTLINE } from "./colors";
 
 export type TradeoffPoint = {
   label: string;
@@ -106,8 +106,16 @@ export function TradeoffChart({ points, x }: { points: TradeoffPoint[]; x: "late
             formatter={(value) => <span style={{ color: LEGEND_TEXT }}>{value}</span>}
           />
           {kinds.map((k) => (
-            <Scatter key={k} name={k} data={data.filter((d) => d.kind === k)} fill={kindColor(k)}>
-              <ErrorBar dataKey="err" direction="y" stroke={kindColor(k)} width={4} />
+            <Scatter
+              key={k}
+              name={k}
+              data={data.filter((d) => d.kind === k)}
+              fill={kindColor(k)}
+              stroke={MARK_OUTLINE}
+              strokeWidth={1}
+            >
+              {/* the interval in the outline's ink: some palette hues are too light for a thin line */}
+              <ErrorBar dataKey="err" direction="y" stroke={MARK_OUTLINE} width={4} />
             </Scatter>
           ))}
         </ScatterChart>

@@ -2,8 +2,7 @@ import { ScrollTable } from "@/components/ui/scroll-table";
 import { TableHead } from "@/components/ui/table-head";
 import type { PlaygroundResult } from "@/lib/criteria/playground";
 import { coverageText } from "@/lib/judging/aggregate";
-
-const usd = (x: number) => `$${x.toFixed(5)}`;
+import { formatCost } from "@/lib/pricing";
 
 /** The playground's answer: the aggregate as a run would compute it, then every sample. */
 export function PlaygroundResultView({ result: r }: { result: PlaygroundResult }) {
@@ -43,7 +42,7 @@ export function PlaygroundResultView({ result: r }: { result: PlaygroundResult }
           <>
             {" "}
             · {r.calls.live} live call{r.calls.live === 1 ? "" : "s"}, {r.calls.cached} from the cache ·{" "}
-            {usd(r.calls.costUsd)}
+            {formatCost(r.calls.costUsd)} spent
             {r.calls.unpriced.length > 0 && ` + unpriced (${r.calls.unpriced.join(", ")})`}
           </>
         )}
@@ -89,8 +88,8 @@ export function PlaygroundResultView({ result: r }: { result: PlaygroundResult }
                 <td className="whitespace-nowrap py-1 text-right tabular-nums">
                   {s.inputTokens} / {s.outputTokens}
                 </td>
-                <td className="whitespace-nowrap py-1 text-right tabular-nums">
-                  {s.costUsd === null ? "unpriced" : usd(s.costUsd)}
+                <td className="whitespace-nowrap py-1 text-right tabular-nums" data-testid="sample-cost">
+                  {formatCost(s.costUsd, { cached: s.cached })}
                 </td>
               </tr>
             ))}

@@ -1,17 +1,26 @@
 import { ScrollTable } from "@/components/ui/scroll-table";
 import { TableHead } from "@/components/ui/table-head";
 import { budgetWarningText } from "@/lib/judging/budget";
-import { ASSUMED_LATENCY_MS, callsText, estimateRun, type SuiteSummary } from "@/lib/runs/estimate";
+import type { Price } from "@/lib/pricing";
+import {
+  ASSUMED_LATENCY_MS,
+  callsText,
+  type EstimateMode,
+  estimateRun,
+  type SuiteSummary,
+} from "@/lib/runs/estimate";
 
 type Props = {
   suite: SuiteSummary | undefined;
   judges: string[];
   n: number;
-  prices: Record<string, { inputPerMTok: number; outputPerMTok: number }>;
+  prices: Record<string, Price>;
   concurrency: number;
   latencyMsByJudge: Record<string, number>;
   /** the run's temperature: cached answers count only at the temperature they were given at */
   temperature?: number;
+  /** prompt caching and batch mode, as the run would use them */
+  mode?: EstimateMode;
 };
 
 const fmtTime = (s: number) => (s < 90 ? `${Math.round(s)} s` : `${(s / 60).toFixed(1)} min`);
@@ -29,13 +38,15 @@ export function EstimateTable({
   concurrency,
   latencyMsByJudge,
   temperature,
+  mode,
 }: Props) {
   if (!suite) return <p className="text-sm text-zinc-600">Choose a suite to see the estimate.</p>;
   const ns = [...new Set([1, 3, 5, Number.isFinite(n) ? n : 3])]
     .filter((x) => x >= 1 && x <= 10)
     .sort((a, b) => a - b);
   const measured = judges.filter((j) => latencyMsByJudge[j] !== undefined);
-  const at = (k: number) => estimateRun(suite, judges, k, prices, concurrency, latencyMsByJudge, temperature);
+  const at = (k: number) =>
+    estimateRun(suite, judges, k, prices, concurrency, latencyMsByJudge, temperature, mode);
   const { warnings } = at(1);
   const current = Number.isFinite(n) && n >= 1 && n <= 10 ? at(n) : undefined;
   return (
@@ -43,15 +54,16 @@ export function EstimateTable({
       <ScrollTable label="Estimate">
         <table className="w-full text-left tabular-nums">
           <TableHead
+            // what a person decides on, cost and time, first: a phone shows them without scrolling
             columns={[
               "N",
+              { label: "Est. cost", title: "of the calls to make only" },
+              "Est. time",
               "Calls",
               { label: "Cached", title: "answers already in the response cache: no call, no cost" },
               "To call",
               "Input tokens",
               "Output tokens",
-              { label: "Est. cost", title: "of the calls to make only" },
-              "Est. time",
             ]}
           />
           <tbody>
@@ -65,6 +77,10 @@ export function EstimateTable({
                   data-testid={isCurrent ? "estimate-current" : undefined}
                 >
                   <td>{k}</td>
+                  <td className="whitespace-nowrap" data-testid={isCurrent ? "estimate-cost" : undefined}>
+                    {e.costUsd === null ? "unpriced" : `~$${e.costUsd.toFixed(e.costUsd < 1 ? 4 : 2)}`}
+                  </td>
+                  <td className="whitespace-nowrap">~{fmtTime(e.seconds)}</td>
                   <td data-testid={isCurrent ? "estimate-calls" : undefined}>{e.calls.toLocaleString()}</td>
                   <td data-testid={isCurrent ? "estimate-cached" : undefined}>
                     {e.cachedCalls.toLocaleString()}
@@ -74,10 +90,6 @@ export function EstimateTable({
                   </td>
                   <td>~{e.inputTokens.toLocaleString()}</td>
                   <td>~{e.outputTokens.toLocaleString()}</td>
-                  <td data-testid={isCurrent ? "estimate-cost" : undefined}>
-                    {e.costUsd === null ? "unpriced" : `~$${e.costUsd.toFixed(e.costUsd < 1 ? 4 : 2)}`}
-                  </td>
-                  <td>~{fmtTime(e.seconds)}</td>
                 </tr>
               );
             })}

@@ -3,21 +3,22 @@
 import { useRouter } from "next/navigation";
 import { type ReactNode, useState, useTransition } from "react";
 import { cancelRun, resumeRun } from "@/app/actions/runs";
-import { useLiveProgress } from "@/components/jobs/use-live-progress";
-import { isLive, type LiveProgress as LiveSnapshot } from "@/lib/jobs/live";
+import { isLive } from "@/lib/jobs/live";
+import { sampleLabel } from "@/lib/runs/sample-number";
+import { useLiveRun } from "./live-run";
 
 /** `unpriced`: a judge of the run has no price, so its cost is unknown (never shown as $0). */
-type Props = { runId: string; initial: LiveSnapshot; unpriced?: boolean };
+type Props = { runId: string; unpriced?: boolean /** samples asked of each judge per prompt */; n: number };
 
 /**
- * Progress patched from /api/progress while the run is live (no page re-render), the newest
- * samples as they land, cancel and resume. The page reloads its figures once, when the run stops.
+ * Progress from the run's live snapshot (LiveRun: the same one the header counts from), the newest
+ * samples as they land, cancel and resume.
  */
-export function LiveProgress({ runId, initial, unpriced = false }: Props) {
+export function LiveProgress({ runId, unpriced = false, n }: Props) {
   const router = useRouter();
   const [pending, start] = useTransition();
   const [message, setMessage] = useState<string | null>(null);
-  const p = useLiveProgress(runId, initial, () => router.refresh());
+  const p = useLiveRun();
   const { status, total, done, errors, costUsd, startedAt } = p;
   const live = isLive(status);
   const finished = done + errors;
@@ -37,7 +38,7 @@ export function LiveProgress({ runId, initial, unpriced = false }: Props) {
       <div
         className="h-2 w-full overflow-hidden rounded bg-zinc-200"
         role="progressbar"
-        aria-label="Tasks finished"
+        aria-label="Samples finished"
         aria-valuemin={0}
         aria-valuemax={total}
         aria-valuenow={finished}
@@ -45,8 +46,8 @@ export function LiveProgress({ runId, initial, unpriced = false }: Props) {
         <div className="h-full bg-indigo-600 transition-all" style={{ width: `${pct}%` }} />
       </div>
       <div className="flex flex-wrap items-center gap-4 text-sm tabular-nums">
-        <span data-testid="progress-count">
-          {finished} of {total} tasks
+        <span data-testid="progress-count" data-count={finished}>
+          {finished} of {total} samples
         </span>
         <span data-testid="progress-failed">{errors} failed</span>
         <span data-testid="progress-cost">
@@ -72,7 +73,7 @@ export function LiveProgress({ runId, initial, unpriced = false }: Props) {
         <ul className="max-h-40 overflow-y-auto text-xs text-zinc-600" data-testid="latest-samples">
           {p.latest.map((s) => (
             <li key={s.id} className="font-mono">
-              {s.caseId} · {s.criterionId} · {s.judge} #{s.sampleIndex + 1}:{" "}
+              {s.caseId} · {s.criterionId} · {s.judge} {sampleLabel(s.sampleIndex, n)}:{" "}
               {s.error ? <span className="text-red-700">failed</span> : (s.score ?? "—")}
             </li>
           ))}

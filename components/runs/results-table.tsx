@@ -2,11 +2,14 @@ import Link from "next/link";
 import { ScrollTable } from "@/components/ui/scroll-table";
 import type { ResultRow } from "@/lib/domain";
 import type { CriterionVerdict } from "@/lib/judging/aggregate";
+import { isPartialVerdict, pendingSamples } from "@/lib/runs/live-verdicts";
 import { cellKey, type TriageCell, type TriageQuery, type TriageRow, triageSearch } from "@/lib/runs/triage";
 import { ConsensusBadge } from "./status-badge";
 
 type Props = {
   runId: string;
+  /** the run is live: a verdict with samples pending is partial */
+  live: boolean;
   /** the rows of the page shown (the triage view's, paged) */
   rows: TriageRow[];
   /** the columns: the triage view's criteria */
@@ -20,15 +23,24 @@ type Props = {
   selected?: { caseId: string; criterionId: string };
 };
 
+/**
+ * Below md the Case column sticks to the left of the scrolling table, narrow (long names wrap), so
+ * the first criteria's verdicts and coverage stay in view beside it; its background covers what
+ * scrolls under it.
+ */
+const STICKY = "max-md:sticky max-md:left-0 max-md:z-10 max-md:w-28 max-md:min-w-28 max-md:max-w-28";
+
 const filtered = (q: TriageQuery) => q.status !== "all" || q.judge !== null;
 
 /**
  * Cases × criteria: final score, pass/fail, what it rests on (judges and samples answered of asked),
  * consensus (only where two judges or more answered), review flags. Each cell opens its samples.
- * Under a triage filter only the cases with a matching cell are listed, and the matching cells are
- * marked; with a judge chosen, each cell also shows that judge's own mean and failures.
+ * While the run is live, a cell with samples pending shows its score so far marked "partial", with
+ * no pass/fail, consensus or flag.
+ * Under a triage filter only the matching cells are shown (the cases and criteria without one are
+ * left out); with a judge chosen, each cell also shows that judge's own mean and failures.
  */
-export function ResultsTable({ runId, rows, criteria, names, results, query, page, selected }: Props) {
+export function ResultsTable({ runId, live, rows, criteria, names, results, query, page, selected }: Props) {
   if (rows.length === 0)
     return (
       <p className="text-sm text-zinc-600" data-testid="triage-empty">
@@ -40,7 +52,7 @@ export function ResultsTable({ runId, rows, criteria, names, results, query, pag
       <table className="w-full text-left text-sm" data-testid="results-table">
         <thead className="text-xs text-zinc-600">
           <tr>
-            <th scope="col" className="py-1 font-medium">
+            <th scope="col" className={`${STICKY} bg-white py-1 font-medium`}>
               Case
             </th>
             {criteria.map((c) => (
@@ -57,9 +69,9 @@ export function ResultsTable({ runId, rows, criteria, names, results, query, pag
               className="border-t border-zinc-100 align-top"
               data-testid={`case-row-${row.caseId}`}
             >
-              <th scope="row" className="py-1.5 pr-3 text-left font-normal">
-                <div className="font-medium">{names.get(row.caseId)}</div>
-                <div className="font-mono text-xs text-zinc-600">{row.caseId}</div>
+              <th scope="row" className={`${STICKY} bg-white py-1.5 pr-3 text-left font-normal`}>
+                <div className="font-medium [overflow-wrap:anywhere]">{names.get(row.caseId)}</div>
+                <div className="font-mono text-xs text-zinc-600 [overflow-wrap:anywhere]">{row.caseId}</div>
               </th>
               {criteria.map((cr) => {
                 const hit = row.cells.find((c) => c.cell.criterionId === cr);
@@ -74,11 +86,14 @@ export function ResultsTable({ runId, rows, criteria, names, results, query, pag
                     {hit ? (
                       <Cell
                         runId={runId}
+                        live={live}
                         cell={hit.cell}
                         result={results.get(cellKey(row.caseId, cr))}
                         query={query}
                         page={page}
                       />
+                    ) : filtered(query) ? (
+                      <span className="sr-only">hidden by the filter</span>
                     ) : (
                       <span className="text-xs text-zinc-600">—</span>
                     )}
@@ -95,16 +110,23 @@ export function ResultsTable({ runId, rows, criteria, names, results, query, pag
 
 type CellProps = {
   runId: string;
+  live: boolean;
   cell: TriageCell;
   result: ResultRow | undefined;
   query: TriageQuery;
   page: number;
 };
 
-function Cell({ runId, cell, result: r, query, page }: CellProps) {
-  if (!r) return <span className="text-xs text-zinc-600">pending</span>;
+function Cell({ runId, live, cell, result: r, query, page }: CellProps) {
+  if (!r)
+    return (
+      <span className="text-xs text-zinc-600" data-testid="cell-pending">
+        pending
+      </span>
+    );
   const d: Partial<CriterionVerdict> = r.data ?? {};
   const cov = d.coverage;
+  const partial = isPartialVerdict(live, cov);
   const mine = query.judge ? cell.byJudge.get(query.judge) : undefined;
   return (
     <Link
@@ -116,9 +138,20 @@ function Cell({ runId, cell, result: r, query, page }: CellProps) {
         {r.finalScore === null ? "—" : r.finalScore.toFixed(2)}
       </span>
       <span className="text-xs text-zinc-600"> / {d.threshold}</span>{" "}
-      <span className={`text-xs font-semibold ${r.passed ? "text-green-700" : "text-red-700"}`}>
-        {r.passed ? "pass" : "FAIL"}
-      </span>
+      {partial ? (
+        // samples still pending: the score so far, never a pass or a FAIL
+        <span
+          className="rounded border border-dashed border-zinc-400 px-1 text-xs italic text-zinc-700"
+          data-testid="cell-partial"
+          title="samples are still arriving: this verdict may change"
+        >
+          partial
+        </span>
+      ) : (
+        <span className={`text-xs font-semibold ${r.passed ? "text-green-700" : "text-red-700"}`}>
+          {r.passed ? "pass" : "FAIL"}
+        </span>
+      )}
       {cov && (
         <div
           data-testid="cell-coverage"
@@ -129,6 +162,7 @@ function Cell({ runId, cell, result: r, query, page }: CellProps) {
           {cov.samples_answered} of {cov.samples_asked} sample
           {cov.samples_asked === 1 ? "" : "s"}
           {cov.samples_failed > 0 && ` (${cov.samples_failed} failed)`}
+          {partial && ` (${pendingSamples(cov)} pending)`}
         </div>
       )}
       {mine && (
@@ -137,26 +171,28 @@ function Cell({ runId, cell, result: r, query, page }: CellProps) {
           {mine.failed > 0 && <span className="text-red-700"> · {mine.failed} failed</span>}
         </div>
       )}
-      <div className="mt-0.5 flex flex-wrap gap-1">
-        <ConsensusBadge level={r.consensusLevel} agreement={d.agreement} />
-        {r.flagForReview && (
-          <span
-            className="rounded bg-red-700 px-1 text-xs text-white"
-            title={`cross-model std > ${d.panel?.consensus_threshold ?? 1.5} (on a 1–10 scale)`}
-          >
-            review
-          </span>
-        )}
-        {d.straddles_threshold && (
-          <span
-            className="rounded bg-amber-200 px-1 text-xs"
-            title="samples fall on both sides of the threshold"
-          >
-            straddles
-          </span>
-        )}
-        {d.error && <span className="text-xs text-red-700">{d.error}</span>}
-      </div>
+      {!partial && (
+        <div className="mt-0.5 flex flex-wrap gap-1">
+          <ConsensusBadge level={r.consensusLevel} agreement={d.agreement} />
+          {r.flagForReview && (
+            <span
+              className="rounded bg-red-700 px-1 text-xs text-white"
+              title={`cross-model std > ${d.panel?.consensus_threshold ?? 1.5} (on a 1–10 scale)`}
+            >
+              review
+            </span>
+          )}
+          {d.straddles_threshold && (
+            <span
+              className="rounded bg-amber-200 px-1 text-xs"
+              title="samples fall on both sides of the threshold"
+            >
+              straddles
+            </span>
+          )}
+          {d.error && <span className="text-xs text-red-700">{d.error}</span>}
+        </div>
+      )}
     </Link>
   );
 }

@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { PageTitle } from "@/components/ui/card";
 import type { RunStatus } from "@/lib/domain";
-import type { RunCoverage } from "@/lib/runs/coverage";
-import { CoverageLine } from "./coverage-line";
+import { cacheText, type RunCost } from "@/lib/runs/cost-summary";
+import { LiveCoverageLine } from "./live-run";
 import { StatusBadge } from "./status-badge";
 
 type Props = {
@@ -15,13 +15,29 @@ type Props = {
   };
   caseCount: number;
   criteriaCount: number;
-  coverage: RunCoverage;
   /** judges with no price when the run was planned */
   unpriced: string[];
+  /** what the run's calls cost and what the prompt cache and batches saved */
+  cost?: RunCost;
+  /** a batched run's batches at the providers, with their state and counts */
+  batches?: BatchLine[];
 };
 
-/** The run's title, its export and compare links, its panel and size, and what the whole run rests on. */
-export function RunHeader({ run, caseCount, criteriaCount, coverage, unpriced }: Props) {
+type BatchLine = {
+  id: string;
+  judge: string;
+  status: string;
+  total: number;
+  succeeded: number;
+  failed: number;
+};
+
+/**
+ * The run's title, its export and compare links, its panel and size, what the whole run rests on
+ * (from the live snapshot the progress bar counts from: one count, however far the run is), what it
+ * cost and what the prompt cache and batches saved.
+ */
+export function RunHeader({ run, caseCount, criteriaCount, unpriced, cost, batches = [] }: Props) {
   return (
     <>
       <PageTitle
@@ -61,13 +77,29 @@ export function RunHeader({ run, caseCount, criteriaCount, coverage, unpriced }:
         {run.error && <span className="ml-2 text-red-700">{run.error}</span>}
       </p>
       <p className="-mt-2 text-sm">
-        Coverage: <CoverageLine coverage={coverage} testId="run-coverage" />
+        Coverage: <LiveCoverageLine />
         {unpriced.length > 0 && (
           <span className="ml-2 text-xs text-zinc-600" data-testid="run-unpriced">
             cost unpriced for {unpriced.join(", ")} (no price in Settings)
           </span>
         )}
       </p>
+      {cost && cost.calls > 0 && (
+        <p className="-mt-2 text-sm" data-testid="run-cost">
+          Cost: ${cost.cost_usd.toFixed(4)} for {cost.calls.toLocaleString("en-US")} calls
+          {cacheText(cost) && <span className="text-zinc-600"> · {cacheText(cost)}</span>}
+        </p>
+      )}
+      {batches.length > 0 && (
+        <ul className="-mt-2 text-xs text-zinc-600" data-testid="run-batches">
+          {batches.map((b) => (
+            <li key={b.id} className="break-all">
+              batch <span className="font-mono">{b.id}</span> ({b.judge}): {b.status.replace("_", " ")},{" "}
+              {b.succeeded + b.failed} of {b.total} answered{b.failed > 0 ? `, ${b.failed} failed` : ""}
+            </li>
+          ))}
+        </ul>
+      )}
     </>
   );
 }

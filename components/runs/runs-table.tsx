@@ -81,6 +81,12 @@ const money = (r: RunsListRow) =>
       : "unpriced"
     : `$${r.costUsd.toFixed(4)}`;
 
+/**
+ * Below md the Run column sticks to the left of the scrolling table, narrow (its id wraps), so the
+ * columns beside it stay in view; its background covers what scrolls under it.
+ */
+const STICKY = "max-md:sticky max-md:left-0 max-md:z-10 max-md:w-28 max-md:min-w-28 max-md:max-w-28";
+
 /** The runs list: status, coverage (samples answered of planned), failures and cost in their own aligned columns. */
 export function RunsTable({ rows: initial }: { rows: RunsListRow[] }) {
   const rows = useLiveRows(initial);
@@ -89,38 +95,36 @@ export function RunsTable({ rows: initial }: { rows: RunsListRow[] }) {
       <table className="w-full text-left text-sm" data-testid="runs-table">
         <TableHead
           columns={[
-            "Run",
-            "Suite",
-            "Judges × N",
+            // the run's name stays in view while the rest scrolls beside it (a phone); status,
+            // coverage, failures and cost come first, so a phone shows them without scrolling
+            { label: "Run", className: `${STICKY} bg-white` },
             "Status",
+            { label: "Coverage", align: "right", title: "samples answered, as a share of those planned" },
+            { label: "Failed", align: "right", title: "samples that failed (errors, invalid answers)" },
+            { label: "Cost", align: "right", title: "every call paid for, retried ones included" },
             {
               label: "Answered",
               align: "right",
               title: "samples answered of the samples planned (failed and pending ones are not answered)",
             },
-            { label: "Coverage", align: "right", title: "samples answered, as a share of those planned" },
-            { label: "Failed", align: "right", title: "samples that failed (errors, invalid answers)" },
-            { label: "Cost", align: "right", title: "every call paid for, retried ones included" },
+            "Suite",
+            "Judges × N",
             "Started",
           ]}
         />
         <tbody>
           {rows.map((r) => (
             <tr key={r.id} className="border-t border-zinc-100" data-testid={`run-row-${r.id}`}>
-              <td>
-                <Link className="font-mono text-xs text-indigo-700 underline" href={`/runs/${r.id}`}>
+              <th scope="row" className={`${STICKY} bg-white py-1 text-left font-normal`}>
+                <Link
+                  className="font-mono text-xs text-indigo-700 underline [overflow-wrap:anywhere]"
+                  href={`/runs/${r.id}`}
+                >
                   {r.id}
                 </Link>
-              </td>
-              <td>{r.suite}</td>
-              <td className="text-xs">
-                {r.judges.join(", ")} × {r.n}
-              </td>
+              </th>
               <td className="whitespace-nowrap">
                 <StatusBadge status={r.status} />
-              </td>
-              <td className="whitespace-nowrap text-right tabular-nums" data-testid="run-answered">
-                {r.done} / {r.total}
               </td>
               <td className="text-right tabular-nums" data-testid="run-coverage-pct">
                 {r.total ? `${Math.floor((r.done / r.total) * 100)}%` : "—"}
@@ -137,6 +141,13 @@ export function RunsTable({ rows: initial }: { rows: RunsListRow[] }) {
                 title={r.unpriced.length ? `no price for ${r.unpriced.join(", ")}` : undefined}
               >
                 {money(r)}
+              </td>
+              <td className="whitespace-nowrap text-right tabular-nums" data-testid="run-answered">
+                {r.done} / {r.total}
+              </td>
+              <td className="min-w-40">{r.suite}</td>
+              <td className="min-w-56 text-xs">
+                {r.judges.join(", ")} × {r.n}
               </td>
               <td className="whitespace-nowrap text-xs text-zinc-600">
                 {r.createdAt.replace("T", " ").slice(0, 19)}

@@ -3,20 +3,26 @@
 import { useState } from "react";
 import { SettingsModal } from "@/components/settings/settings-modal";
 import type { SuiteSummary } from "@/lib/runs/estimate";
+import type { FormStart } from "@/lib/runs/form-memory";
 import { enabledJudges } from "@/lib/settings/providers";
 import type { Settings } from "@/lib/settings/schema";
 import { EstimateTable } from "./estimate-table";
 import { StartRunForm } from "./start-run-form";
 
-type Props = { suites: SuiteSummary[]; settings: Settings; latencyMsByJudge: Record<string, number> };
+type Props = {
+  suites: SuiteSummary[];
+  /** what the form starts with: the last run's suite and judges, less those that failed it */
+  start: FormStart;
+  settings: Settings;
+  latencyMsByJudge: Record<string, number>;
+};
 
 /**
  * Start a run: the Judge settings modal (its estimate follows the suite picked) and the form, or
  * where to put suites when there are none.
  */
-export function RunsWorkbench({ suites, settings, latencyMsByJudge }: Props) {
-  const usable = suites.filter((s) => !s.error);
-  const [suiteDir, setSuiteDir] = useState(usable[0]?.dir ?? "");
+export function RunsWorkbench({ suites, start, settings, latencyMsByJudge }: Props) {
+  const [suiteDir, setSuiteDir] = useState(start.suiteDir);
   const suite = suites.find((s) => s.dir === suiteDir);
   return (
     <div className="space-y-3">
@@ -47,6 +53,7 @@ export function RunsWorkbench({ suites, settings, latencyMsByJudge }: Props) {
           suites={suites}
           suiteDir={suiteDir}
           onSuiteDir={setSuiteDir}
+          start={start}
           settings={settings}
           latencyMsByJudge={latencyMsByJudge}
         />

@@ -1,6 +1,8 @@
 import Link from "next/link";
 import { RawOutput } from "@/components/ui/raw-output";
 import type { Sample } from "@/lib/domain";
+import { formatCost } from "@/lib/pricing";
+import { sampleLabel } from "@/lib/runs/sample-number";
 
 type Props = {
   runId: string;
@@ -9,6 +11,8 @@ type Props = {
   superseded?: Sample[];
   /** judges with no price when the run was planned: their cost shows "unpriced", never $0 */
   unpriced?: string[];
+  /** samples asked of each judge per prompt */
+  n: number;
 };
 
 /**
@@ -16,7 +20,7 @@ type Props = {
  * and a link to its call (the exact request and the raw response). Superseded samples follow,
  * marked with why and when they were replaced; they count in no figure.
  */
-export function SampleList({ runId, samples, superseded = [], unpriced = [] }: Props) {
+export function SampleList({ runId, samples, superseded = [], unpriced = [], n }: Props) {
   return (
     <div className="space-y-3">
       {samples.length === 0 ? (
@@ -24,7 +28,7 @@ export function SampleList({ runId, samples, superseded = [], unpriced = [] }: P
       ) : (
         <ol className="space-y-2" data-testid="sample-list">
           {samples.map((s) => (
-            <SampleCard key={s.id} runId={runId} s={s} unpriced={unpriced} />
+            <SampleCard key={s.id} runId={runId} s={s} unpriced={unpriced} n={n} />
           ))}
         </ol>
       )}
@@ -36,7 +40,7 @@ export function SampleList({ runId, samples, superseded = [], unpriced = [] }: P
           </summary>
           <ol className="mt-2 space-y-2">
             {superseded.map((s) => (
-              <SampleCard key={s.id} runId={runId} s={s} unpriced={unpriced} />
+              <SampleCard key={s.id} runId={runId} s={s} unpriced={unpriced} n={n} />
             ))}
           </ol>
         </details>
@@ -45,7 +49,7 @@ export function SampleList({ runId, samples, superseded = [], unpriced = [] }: P
   );
 }
 
-function SampleCard({ runId, s, unpriced }: { runId: string; s: Sample; unpriced: string[] }) {
+function SampleCard({ runId, s, unpriced, n }: { runId: string; s: Sample; unpriced: string[]; n: number }) {
   const old = s.supersededAt !== null;
   return (
     <li
@@ -55,7 +59,7 @@ function SampleCard({ runId, s, unpriced }: { runId: string; s: Sample; unpriced
     >
       <div className="flex flex-wrap items-center gap-3 text-xs text-zinc-600">
         <code className="font-medium text-zinc-900">{s.judge}</code>
-        <span>sample {s.sampleIndex + 1}</span>
+        <span data-testid="sample-number">{sampleLabel(s.sampleIndex, n)}</span>
         <span className="text-base font-semibold tabular-nums text-zinc-900" data-testid="sample-score">
           {s.score ?? "—"}
         </span>
@@ -63,7 +67,7 @@ function SampleCard({ runId, s, unpriced }: { runId: string; s: Sample; unpriced
         <span>
           {s.inputTokens} in / {s.outputTokens} out tokens
         </span>
-        <span>{unpriced.includes(s.judge) && !s.cached ? "unpriced" : `$${s.costUsd.toFixed(5)}`}</span>
+        <span>{formatCost(unpriced.includes(s.judge) && !s.cached ? null : s.costUsd)}</span>
         {s.attempts > 1 && <span>{s.attempts} attempts</span>}
         {s.cached && <span className="rounded bg-zinc-100 px-1">cached</span>}
         {old && (

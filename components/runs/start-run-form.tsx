@@ -5,6 +5,7 @@ import { type FormEvent, startTransition, useActionState, useEffect, useRef, use
 import { type StartRunState, startRun } from "@/app/actions/runs";
 import { LabelledField } from "@/components/ui/labelled-field";
 import type { SuiteSummary } from "@/lib/runs/estimate";
+import type { FormStart } from "@/lib/runs/form-memory";
 import { defaultFormJudges } from "@/lib/settings/criteria-panels";
 import { enabledJudges } from "@/lib/settings/providers";
 import type { Settings } from "@/lib/settings/schema";
@@ -15,6 +16,8 @@ type Props = {
   /** the suite picked, kept by the workbench (its Settings modal estimates it too) */
   suiteDir: string;
   onSuiteDir: (dir: string) => void;
+  /** the judges ticked at first (the last run's, less those that failed it) and those left unticked, with why */
+  start: Pick<FormStart, "judges" | "unticked">;
   settings: Settings;
   latencyMsByJudge: Record<string, number>;
 };
@@ -23,10 +26,11 @@ type Props = {
  * The suite, N and judges, the estimate of what they cost, and Start run. A started run opens its
  * page; a refused one puts focus on the first field that failed, else on the message.
  */
-export function StartRunForm({ suites, suiteDir, onSuiteDir, settings, latencyMsByJudge }: Props) {
+export function StartRunForm({ suites, suiteDir, onSuiteDir, start, settings, latencyMsByJudge }: Props) {
   const router = useRouter();
-  const [judges, setJudges] = useState<string[]>(() => defaultFormJudges(settings));
+  const [judges, setJudges] = useState<string[]>(start.judges);
   const [n, setN] = useState<number>(settings.judging.samples);
+  const [batch, setBatch] = useState(false);
   const [state, action, pending] = useActionState<StartRunState, FormData>(startRun, null);
   const suite = suites.find((s) => s.dir === suiteDir);
   const formRef = useRef<HTMLFormElement>(null);
@@ -45,11 +49,16 @@ export function StartRunForm({ suites, suiteDir, onSuiteDir, settings, latencyMs
   }, [state, router]);
   // Settings saved in the modal arrive as new props: follow them. Keyed on their content, not the
   // object, so a re-render that hands over equal settings (after a failed start) keeps what was typed.
+  // The first render keeps what the form remembered (the last run's judges).
   const settingsKey = JSON.stringify(settings);
+  const seenSettings = useRef(settingsKey);
   // biome-ignore lint/correctness/useExhaustiveDependencies: settingsKey stands for settings' content
   useEffect(() => {
+    if (seenSettings.current === settingsKey) return;
+    seenSettings.current = settingsKey;
     setN(settings.judging.samples);
-    setJudges(defaultFormJudges(settings));
+    const broken = new Set(start.unticked.map((u) => u.judge));
+    setJudges(defaultFormJudges(settings).filter((j) => !broken.has(j)));
   }, [settingsKey]);
 
   /**
@@ -71,6 +80,7 @@ export function StartRunForm({ suites, suiteDir, onSuiteDir, settings, latencyMs
         <SamplesField value={n} onChange={setN} error={fe.n} />
         <JudgesFieldset
           available={enabledJudges(settings)}
+          unticked={start.unticked}
           value={judges}
           onChange={setJudges}
           error={fe.judges ?? Object.entries(fe).find(([k]) => k.startsWith("judges."))?.[1]}
@@ -84,7 +94,20 @@ export function StartRunForm({ suites, suiteDir, onSuiteDir, settings, latencyMs
         concurrency={settings.judging.concurrency}
         latencyMsByJudge={latencyMsByJudge}
         temperature={settings.judging.temperature}
+        mode={{ promptCaching: settings.judging.promptCaching, batch }}
       />
+      <label className="flex items-center gap-2 text-sm" htmlFor="batch">
+        <input
+          id="batch"
+          name="batch"
+          type="checkbox"
+          checked={batch}
+          onChange={(e) => setBatch(e.currentTarget.checked)}
+          data-testid="run-batch"
+        />
+        Batch: send the OpenAI and Anthropic judges' calls through their batch APIs (half price, results
+        within 24 h; other judges run live)
+      </label>
       <div className="flex items-center gap-3">
         <button
           type="submit"
@@ -194,11 +217,13 @@ function SamplesField({
 /** A box per judge enabled in Settings (a mock judge is marked as not a model). */
 function JudgesFieldset({
   available,
+  unticked,
   value,
   onChange,
   error,
 }: {
   available: string[];
+  unticked: FormStart["unticked"];
   value: string[];
   onChange: (judges: string[]) => void;
   error: string | undefined;
@@ -223,6 +248,15 @@ function JudgesFieldset({
           )}
         </label>
       ))}
+      {unticked.length > 0 && (
+        <ul className="mt-1 text-xs text-orange-800" data-testid="unticked-judges">
+          {unticked.map((u) => (
+            <li key={u.judge}>
+              <code>{u.judge}</code> left unticked: {u.reason}
+            </li>
+          ))}
+        </ul>
+      )}
       <ErrorLine name="judges" error={error} />
     </fieldset>
   );

@@ -1,22 +1,26 @@
 import { Card } from "@/components/ui/card";
 import type { ResultRow } from "@/lib/domain";
 import type { PageOf } from "@/lib/runs/paging";
-import { type TriageQuery, type TriageRow, type TriageView, triageSearch } from "@/lib/runs/triage";
+import {
+  type TriageQuery,
+  type TriageRow,
+  type TriageView,
+  triageSearch,
+  verdictsHeading,
+} from "@/lib/runs/triage";
 import { CasePager, pageRange } from "./case-pager";
 import { ResultsTable } from "./results-table";
 import { TriageControls } from "./triage-controls";
 
 type Props = {
   runId: string;
-  caseCount: number;
-  criteriaCount: number;
+  /** the run is live: verdicts with samples pending are partial */
+  live: boolean;
   triage: {
     query: TriageQuery;
     judges: string[];
     view: TriageView;
     page: PageOf<TriageRow>;
-    /** verdicts stored, of every cell of the run */
-    verdictCount: number;
     caseNames: ReadonlyMap<string, string>;
     results: ReadonlyMap<string, ResultRow>;
     /** the selected cell's params, kept through a filter change and a page change */
@@ -30,15 +34,14 @@ type Props = {
  * The verdict table: how many cells have a verdict, the triage controls, one page of cases (under a
  * filter, of the matching cases) and the pager.
  */
-export function VerdictsCard({ runId, caseCount, criteriaCount, triage, criteria, selected }: Props) {
+export function VerdictsCard({ runId, live, triage, criteria, selected }: Props) {
   const { query, view, page } = triage;
-  const filtered = query.status !== "all" || query.judge !== null;
   const href = (n: number) =>
     `/runs/${runId}${triageSearch(query, { ...triage.keep, page: n > 1 ? String(n) : undefined })}#verdicts`;
   return (
     <div id="verdicts">
       <Card
-        title={`Verdicts (${triage.verdictCount} of ${caseCount * criteriaCount} case × criterion cells${filtered ? ` · ${view.matching} match the filter` : ""}${page.pages > 1 ? ` · ${pageRange(page)}` : ""})`}
+        title={`Verdicts (${verdictsHeading(view, query)}${page.pages > 1 ? ` · ${pageRange(page)}` : ""})`}
       >
         <TriageControls
           query={query}
@@ -49,6 +52,7 @@ export function VerdictsCard({ runId, caseCount, criteriaCount, triage, criteria
         />
         <ResultsTable
           runId={runId}
+          live={live}
           rows={page.rows}
           criteria={view.criteria}
           names={triage.caseNames}

@@ -64,6 +64,15 @@ export function JudgingSection({ value, set, err }: Props) {
           onChange={(v) => set("judging.maxRetries", v)}
         />
         <NumberField
+          id="judging.maxOutputTokens"
+          label="Max output tokens per answer"
+          value={j.maxOutputTokens}
+          step={1}
+          hint="sent with every call (default 1024); reasoning models get 4096 more for their thinking"
+          error={err("judging.maxOutputTokens")}
+          onChange={(v) => set("judging.maxOutputTokens", v)}
+        />
+        <NumberField
           id="judging.consensusThreshold"
           label="Flag above cross-judge std (0–9)"
           value={j.consensusThreshold}
@@ -87,6 +96,13 @@ export function JudgingSection({ value, set, err }: Props) {
           checked={j.reportUncertainty}
           error={err("judging.reportUncertainty")}
           onChange={(v) => set("judging.reportUncertainty", v)}
+        />
+        <Toggle
+          id="judging.promptCaching"
+          label="ask the providers to cache each judge prompt (cache reads cost a tenth of input)"
+          checked={j.promptCaching}
+          error={err("judging.promptCaching")}
+          onChange={(v) => set("judging.promptCaching", v)}
         />
       </div>
     </fieldset>

@@ -2,17 +2,18 @@ import { and, eq, sql } from "drizzle-orm";
 import type { LiveProgress } from "@/lib/jobs/live";
 import type { Db } from "../client";
 import { experimentResults, experiments, jobs, reviews, runs, studyQueries } from "../schema";
-import { getLatestRunSamples, getRunCounters } from "./run-live";
+import { getJudgesAnswered, getLatestRunSamples, getRunCounters } from "./run-live";
 
 /** A run's counters and the samples finished after `cursor` (a sample id), for live progress. */
 export function getRunLive(db: Db, id: string, cursor = 0, limit = 20): LiveProgress | undefined {
   const run = db
-    .select({ status: runs.status, startedAt: runs.startedAt })
+    .select({ status: runs.status, startedAt: runs.startedAt, options: runs.options })
     .from(runs)
     .where(eq(runs.id, id))
     .get();
   if (!run) return undefined;
   const p = getRunCounters(db, { runId: id });
+  const judges = run.options.judges;
   const latest = getLatestRunSamples(db, { runId: id, after: cursor, limit });
   return {
     kind: "run",
@@ -24,6 +25,8 @@ export function getRunLive(db: Db, id: string, cursor = 0, limit = 20): LiveProg
     startedAt: run.startedAt?.getTime() ?? null,
     latest,
     cursor: latest[0]?.id ?? cursor,
+    judgesAsked: judges.length,
+    judgesAnswered: getJudgesAnswered(db, { runId: id, judges }),
   };
 }
 

@@ -23,6 +23,22 @@ function statements(db: Db) {
     ),
     // samples_run_id_case_id_idx ends with cost_usd: no sample row is read
     cost: c.prepare("select coalesce(sum(cost_usd), 0) from samples where run_id = ?").pluck(),
+    // tasks_run_id_status_idx: the first done task of the judge ends the walk
+    judgeAnswered: c
+      .prepare("select exists(select 1 from tasks where run_id = ? and status = 'done' and judge = ?)")
+      .pluck(),
+    // a live run's current scores in the order finalizeRun reads them, for its partial verdicts
+    scores: c.prepare(
+      `select case_id as caseId, criterion_id as criterionId, judge, sample_index as sampleIndex,
+              score, error
+       from samples where run_id = ? and superseded_at is null order by id`,
+    ),
+    firstError: c
+      .prepare(
+        `select error from samples where run_id = ? and judge = ? and superseded_at is null and error is not null
+         order by id limit 1`,
+      )
+      .pluck(),
     maxId: c.prepare("select max(id) from samples where run_id = ?").pluck(),
     // `+run_id`: walk the primary key down from the run's newest sample instead of sorting its index
     latest: c.prepare(
@@ -60,4 +76,46 @@ export function getLatestRunSamples(
   const maxId = st.maxId.get(runId) as number | null;
   if (maxId === null || maxId <= after) return [];
   return st.latest.all({ runId, after, maxId, limit }) as LiveSample[];
+}
+
+/**
+ * How many of the panel's judges have answered at least one sample (a task done): the judges half
+ * of the run's coverage, from the same task counts as its samples (getRunCounters).
+ */
+export function getJudgesAnswered(
+  db: Db,
+  { runId, judges }: { runId: string; judges: readonly string[] },
+): number {
+  const st = stmts(db);
+  return judges.filter((j) => st.judgeAnswered.get(runId, j) === 1).length;
+}
+
+/** A run's current samples, their scores only: what its partial verdicts are computed from while it runs. */
+export function getRunScores(db: Db, { runId }: { runId: string }): LiveScore[] {
+  return stmts(db).scores.all(runId) as LiveScore[];
+}
+
+export type LiveScore = {
+  caseId: string;
+  criterionId: string;
+  judge: string;
+  sampleIndex: number;
+  score: number | null;
+  error: string | null;
+};
+
+/**
+ * The judges of a run that answered none of their samples and failed at least one, with their first
+ * error message: the run form leaves them unticked next time (lib/runs/form-memory.ts).
+ */
+export function getFailedJudges(
+  db: Db,
+  { runId, judges }: { runId: string; judges: readonly string[] },
+): { judge: string; message: string }[] {
+  const st = stmts(db);
+  return judges.flatMap((judge) => {
+    if (st.judgeAnswered.get(runId, judge) === 1) return [];
+    const message = st.firstError.get(runId, judge) as string | undefined;
+    return message ? [{ judge, message }] : [];
+  });
 }

@@ -3,6 +3,7 @@ import { panelStats } from "@/lib/judging/panel-stats";
 import { panelStatsFromCounts } from "@/lib/judging/panel-stats-from-counts";
 import { groupFailureMessages, groupFailures, runCoverage, runCoverageFrom } from "@/lib/runs/coverage";
 import { finalizeRun } from "@/lib/runs/finalize-run";
+import { liveCoverage } from "@/lib/runs/live-verdicts";
 import { CASES_PER_PAGE } from "@/lib/runs/paging";
 import { createRun } from "@/lib/runs/plan-run";
 import { loadRunPage } from "@/lib/runs/run-page";
@@ -225,6 +226,40 @@ describe("the run page's queries", () => {
     });
   });
 
+  it("the run's score spreads from aggregates equal those from every sample, and the panel's are the verdicts' final scores", () => {
+    const samples = getRunSamples(db, { runId }).filter((s) => s.supersededAt === null);
+    const spreads = loadRunPage(db, runId, {})!.spreads;
+    expect(spreads.map((s) => s.criterionId)).toEqual(["helpful", "brief"]); // the LLM criteria
+    for (const s of spreads) {
+      expect(s.casesAsked).toBe(CASES);
+      expect(s.scale).toEqual(s.criterionId === "brief" ? [1, 5] : [1, 10]);
+      for (const j of s.judges) {
+        const mine = samples.filter((x) => x.criterionId === s.criterionId && x.judge === j.judge);
+        const ok = mine.filter((x) => x.score !== null && !x.error);
+        const perCase = new Map<string, number[]>();
+        for (const x of ok) perCase.set(x.caseId, [...(perCase.get(x.caseId) ?? []), x.score as number]);
+        const means = [...perCase.values()]
+          .map((v) => v.reduce((a, b) => a + b, 0) / v.length)
+          .sort((a, b) => a - b);
+        expect([j.cases, j.samplesAnswered, j.samplesFailed]).toEqual([
+          perCase.size,
+          ok.length,
+          mine.length - ok.length,
+        ]);
+        expect(j.dist?.values?.length).toBe(means.length);
+        for (const [i, v] of (j.dist?.values ?? []).entries()) expect(v).toBeCloseTo(means[i], 10);
+      }
+      const finals = getRunResults(db, { runId })
+        .filter((r) => r.criterionId === s.criterionId && r.finalScore !== null)
+        .map((r) => r.finalScore as number)
+        .sort((a, b) => a - b);
+      expect(s.panel.cases).toBe(finals.length);
+      // stored final scores are rounded to 2 decimals
+      for (const [i, v] of (s.panel.dist?.values ?? []).entries())
+        expect(Math.abs(v - finals[i])).toBeLessThanOrEqual(0.005 + 1e-9);
+    }
+  });
+
   it("the live counters and newest samples equal the old queries, settled and live", () => {
     const legacyLatest = (after: number) =>
       db.$client
@@ -243,6 +278,26 @@ describe("the run page's queries", () => {
     try {
       expect(getRunCounters(db, { runId })).toEqual(getRunProgress(db, { runId }));
       expect(getRunLive(db, runId)).toMatchObject({ total: settled.total, done: settled.done, cursor: max });
+    } finally {
+      setRunStatus(db, { id: runId, status: "done_with_failures" });
+    }
+  });
+
+  it("the live snapshot counts what the run's coverage counts (the header and the bar read it), and a live page's verdicts are the finished rule's", () => {
+    const fromSamples = runCoverage(
+      JUDGES,
+      getRunById(db, { id: runId })!.totalTasks,
+      getRunSamples(db, { runId }),
+    );
+    expect(liveCoverage(getRunLive(db, runId)!)).toEqual(fromSamples);
+    setRunStatus(db, { id: runId, status: "running" });
+    try {
+      expect(liveCoverage(getRunLive(db, runId)!)).toEqual(fromSamples);
+      const page = loadRunPage(db, runId, {})!;
+      expect(page.live).toBe(true);
+      const stored = new Map(getRunResults(db, { runId }).map((r) => [`${r.caseId}/${r.criterionId}`, r]));
+      for (const r of page.triage.results.values())
+        expect(r).toEqual(stored.get(`${r.caseId}/${r.criterionId}`));
     } finally {
       setRunStatus(db, { id: runId, status: "done_with_failures" });
     }

@@ -55,10 +55,10 @@ const stmts = perConnection(statements);
 export type CaseIndexEntry = {
   caseId: string;
   name: string;
-  criteria: Pick<CaseCriterion, "id" | "type" | "threshold">[];
+  criteria: Pick<CaseCriterion, "id" | "type" | "threshold" | "scale" | "panel">[];
 };
 
-/** Every case of a run, in case id order: its id, name and criteria (no input or output). */
+/** Every case of a run, in case id order: its id, name and criteria with their scales (no input or output). */
 export function getRunCaseIndex(db: Db, { runId }: { runId: string }): CaseIndexEntry[] {
   const rows = stmts(db).caseIndex.all(runId) as { caseId: string; name: string; criteria: string }[];
   return rows.map((r) => ({
@@ -68,6 +68,8 @@ export function getRunCaseIndex(db: Db, { runId }: { runId: string }): CaseIndex
       id: c.id,
       type: c.type,
       threshold: c.threshold,
+      scale: c.scale,
+      ...(c.panel ? { panel: c.panel } : {}),
     })),
   }));
 }

@@ -230,6 +230,23 @@ export function setRunStatus(
     .run();
 }
 
+/**
+ * Adds the AI SDK's warnings seen while the run worked to those its options already record (a
+ * resumed run keeps the earlier ones), each once.
+ */
+export function addRunProviderWarnings(db: Db, { id, warnings }: { id: string; warnings: string[] }): void {
+  if (warnings.length === 0) return;
+  db.transaction((tx) => {
+    const row = tx.select({ options: runs.options }).from(runs).where(eq(runs.id, id)).get();
+    if (!row) return;
+    const merged = [...new Set([...(row.options.providerWarnings ?? []), ...warnings])];
+    tx.update(runs)
+      .set({ options: { ...row.options, providerWarnings: merged } })
+      .where(eq(runs.id, id))
+      .run();
+  });
+}
+
 /** Asks the run's owner to stop: it sees the request on its job row at its next heartbeat. */
 export function requestCancel(db: Db, { id }: { id: string }): boolean {
   return db.transaction((tx) => {
@@ -278,9 +295,11 @@ function statements(db: Db) {
   const st = {
     insertSample: c.prepare(
       `insert into samples (task_id, run_id, case_id, criterion_id, judge, sample_index, score, reasoning, raw_text,
-        latency_ms, input_tokens, output_tokens, cost_usd, attempts, cached, error, request_key, created_at)
+        latency_ms, input_tokens, output_tokens, cost_usd, attempts, cached, error, request_key, created_at,
+        cache_read_tokens, cache_write_tokens, reasoning_tokens, cache_saved_usd, batched)
        values (@taskId, @runId, @caseId, @criterionId, @judge, @sampleIndex, @score, @reasoning, @rawText,
-        @latencyMs, @inputTokens, @outputTokens, @costUsd, @attempts, @cached, @error, @requestKey, @createdAt)`,
+        @latencyMs, @inputTokens, @outputTokens, @costUsd, @attempts, @cached, @error, @requestKey, @createdAt,
+        @cacheReadTokens, @cacheWriteTokens, @reasoningTokens, @cacheSavedUsd, @batched)`,
     ),
     finishTask: c.prepare("update tasks set status = ? where id = ? and status = 'pending'"),
     getCache: c.prepare(
@@ -292,12 +311,19 @@ function statements(db: Db) {
   };
   // one commit per judgment: the sample, its task's status and the cached response together
   const recordOne = (s: SampleWrite, cache?: CacheWrite): boolean => {
-    if (st.finishTask.run(s.error ? "error" : "done", s.taskId).changes === 0) return false;
+    // a sample with no score failed (as coverage counts it), error or not: the task's count agrees
+    const failed = Boolean(s.error) || s.score === null;
+    if (st.finishTask.run(failed ? "error" : "done", s.taskId).changes === 0) return false;
     st.insertSample.run({
       ...s,
       cached: s.cached ? 1 : 0,
       requestKey: s.requestKey ?? null,
       createdAt: Date.now(),
+      cacheReadTokens: s.cacheReadTokens ?? 0,
+      cacheWriteTokens: s.cacheWriteTokens ?? 0,
+      reasoningTokens: s.reasoningTokens ?? 0,
+      cacheSavedUsd: s.cacheSavedUsd ?? 0,
+      batched: s.batched ? 1 : 0,
     });
     if (cache) st.putCache.run(cache.key, cache.text, cache.inputTokens, cache.outputTokens, Date.now());
     return true;
@@ -311,12 +337,16 @@ function statements(db: Db) {
 }
 const stmts = perConnection(statements);
 
+/** What the prompt cache and the batch API add to a sample: absent, none of either. */
+type CostDetail = "cacheReadTokens" | "cacheWriteTokens" | "reasoningTokens" | "cacheSavedUsd" | "batched";
+
 export type SampleWrite = Required<
-  Omit<NewSample, "id" | "createdAt" | "requestKey" | "supersededAt" | "supersededReason">
-> & {
-  /** the request's hash (lib/runs/cache-key.ts), for a model call: the call inspector checks its rebuild against it */
-  requestKey?: string | null;
-};
+  Omit<NewSample, "id" | "createdAt" | "requestKey" | "supersededAt" | "supersededReason" | CostDetail>
+> &
+  Partial<Pick<NewSample, CostDetail>> & {
+    /** the request's hash (lib/runs/cache-key.ts), for a model call: the call inspector checks its rebuild against it */
+    requestKey?: string | null;
+  };
 type CacheWrite = { key: string; text: string; inputTokens: number; outputTokens: number };
 
 /**
@@ -422,4 +452,33 @@ export function getMedianLatencyByJudge(
     out[judge] = xs[Math.floor(xs.length / 2)];
   }
   return out;
+}
+
+/** What a run's current samples cost and what the provider's prompt cache and batch APIs did for it. */
+export type RunCostRow = {
+  /** model calls made (answers from Jury's own response cache and deterministic checks aside) */
+  calls: number;
+  costUsd: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+  cacheSavedUsd: number;
+  batchedCalls: number;
+};
+
+export function getRunCost(db: Db, { runId }: { runId: string }): RunCostRow {
+  const row = db.$client
+    .prepare(
+      `select count(*) as calls, coalesce(sum(cost_usd), 0) as costUsd,
+        coalesce(sum(input_tokens), 0) as inputTokens, coalesce(sum(output_tokens), 0) as outputTokens,
+        coalesce(sum(cache_read_tokens), 0) as cacheReadTokens,
+        coalesce(sum(cache_write_tokens), 0) as cacheWriteTokens,
+        coalesce(sum(reasoning_tokens), 0) as reasoningTokens,
+        coalesce(sum(cache_saved_usd), 0) as cacheSavedUsd, coalesce(sum(batched), 0) as batchedCalls
+       from samples where run_id = ? and superseded_at is null and cached = 0 and judge != 'deterministic'`,
+    )
+    .get(runId) as RunCostRow;
+  return row;
 }

@@ -36,7 +36,8 @@ export class RunsPage {
 
   async start() {
     await this.page.getByTestId("start-run").click();
-    await expect(this.page).toHaveURL(/\/runs\/run_/);
+    // the run page of a live run loads its own chunks: slow on a loaded machine
+    await expect(this.page).toHaveURL(/\/runs\/run_/, { timeout: 15_000 });
   }
 }
 

@@ -26,7 +26,7 @@ import { createCallScheduler } from "../jobs/scheduler";
 import { callJudge } from "../judging/call-judge";
 import { partialReply } from "../judging/call-model";
 import { maxFieldChars } from "../judging/prompt";
-import { costOf } from "../pricing";
+import { costOf, resolvePrice, type TokenUsage } from "../pricing";
 import { assertJudgesReady } from "../providers/preflight";
 import { readUtf8File } from "../read-text";
 import type { Settings } from "../settings/schema";
@@ -212,9 +212,13 @@ export async function runPairwise(
           });
       }
     }
-    const price = settings.prices[judge];
-    const cost = (i: number, o: number) =>
-      price ? costOf(price, i, o) : judge.startsWith("mock:") ? 0 : null;
+    const price = resolvePrice(settings.prices, judge);
+    const cost = (u: Partial<TokenUsage>) =>
+      price
+        ? costOf(price, { ...u, inputTokens: u.inputTokens ?? 0, outputTokens: u.outputTokens ?? 0 })
+        : judge.startsWith("mock:")
+          ? 0
+          : null;
     try {
       const r = await callJudge({
         judge,
@@ -234,7 +238,7 @@ export async function runPairwise(
         error: p.ok ? null : p.error,
         inputTokens: r.inputTokens,
         outputTokens: r.outputTokens,
-        costUsd: cost(r.inputTokens, r.outputTokens),
+        costUsd: cost(r),
       });
     } catch (err) {
       if (opts.signal?.aborted) throw err;
@@ -246,7 +250,7 @@ export async function runPairwise(
         error: errorMessage(err),
         inputTokens: partial.inputTokens ?? 0,
         outputTokens: partial.outputTokens ?? 0,
-        costUsd: cost(partial.inputTokens ?? 0, partial.outputTokens ?? 0),
+        costUsd: cost(partial),
       });
     }
   };

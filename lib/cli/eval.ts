@@ -5,6 +5,7 @@ import {
   getPendingTasks,
   getRunById,
   getRunCases,
+  getRunCost,
   getRunProgress,
   getRunResults,
   getRunSamples,
@@ -18,6 +19,7 @@ import { effectiveConcurrency } from "../jobs/scheduler";
 import { coverageText } from "../judging/aggregate";
 import { budgetWarningText } from "../judging/prompt";
 import { assertJudgesReady } from "../providers/preflight";
+import { cacheText, runCost } from "../runs/cost-summary";
 import { type FailureGroup, groupFailures, type RunCoverage, runCoverage } from "../runs/coverage";
 import { executeRun } from "../runs/execute-run";
 import { createRun, DETERMINISTIC_JUDGE, panelOptionsOf, unpricedJudges } from "../runs/plan-run";
@@ -47,6 +49,11 @@ Options:
                        calls in flight to any one provider (default: Settings, 4); the run has
                        at most min(concurrency, providers × this) in flight, printed at the start
   --no-cache           call the models even when a cached response exists
+  --no-prompt-cache    do not ask the providers to cache each prompt's stable prefix (on by
+                       default: Settings, judging.promptCaching)
+  --batch              send the OpenAI and Anthropic judges' calls through their batch APIs at
+                       half price (results within 24 h; other judges run live); interrupt and
+                       --resume later: the batch is polled again, never submitted twice
   --resume <run-id>    finish an interrupted run without redoing finished samples
   --strict             exit 3 when any sample failed, not only when a verdict has no answer
   --json               print the run id, its status and coverage, and per case and criterion the
@@ -87,6 +94,8 @@ export async function evalCommand(argv: string[]): Promise<number> {
       concurrency: { type: "string" },
       "provider-concurrency": { type: "string" },
       "no-cache": { type: "boolean" },
+      "no-prompt-cache": { type: "boolean" },
+      batch: { type: "boolean" },
       resume: { type: "string" },
       json: { type: "boolean" },
       strict: { type: "boolean" },
@@ -146,6 +155,8 @@ export async function evalCommand(argv: string[]): Promise<number> {
       temperature: num("temperature", values.temperature, 0, 2) ?? settings.judging.temperature,
       concurrency: num("concurrency", values.concurrency, 1, 256, true) ?? settings.judging.concurrency,
       noCache: Boolean(values["no-cache"]),
+      promptCaching: values["no-prompt-cache"] ? false : settings.judging.promptCaching,
+      ...(values.batch ? { batch: true } : {}),
     };
     const perProvider = num("provider-concurrency", values["provider-concurrency"], 1, 256, true);
     if (perProvider !== undefined) options.providerConcurrency = perProvider;
@@ -205,11 +216,17 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const bar = createProgressBar(before.pending, process.stderr, {
     unpriced: Boolean(getRunById(db, { id: runId })?.options.unpriced?.length),
   });
+  const lastBatchLine = new Map<string, string>();
   const status = await executeRun(db, runId, {
     settings,
     registry,
     signal: controller.signal,
     onProgress: (p) => bar.update(p),
+    onBatch: (b) => {
+      const line = `batch ${b.id} (${b.judge}): ${b.status}, ${b.succeeded + b.failed} of ${b.total} answered${b.failed ? `, ${b.failed} failed` : ""}`;
+      if (lastBatchLine.get(b.id) !== line) process.stderr.write(`\n${line}\n`);
+      lastBatchLine.set(b.id, line);
+    },
   });
   bar.done();
   process.off("SIGINT", stop);
@@ -228,6 +245,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
       coverage,
       failures,
       ...(run.options.unpriced?.length ? { unpriced_judges: run.options.unpriced } : {}),
+      cost: runCost(getRunCost(db, { runId })),
       cases: cases.map((c) => ({
         case_id: c.caseId,
         name: c.name,
@@ -237,6 +255,8 @@ export async function evalCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } else {
     printSummary(runId, status, cases, results, coverage, failures, samples, run.options.unpriced ?? []);
+    const cache = cacheText(runCost(getRunCost(db, { runId })));
+    if (cache) process.stdout.write(`prompt cache: ${cache}\n`);
   }
   if (status === "interrupted") {
     reported = true;

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { installRoot } from "../../db/path";
-import { type EnvGroup, envSpec, invalidEnv } from "../env/registry";
+import { installRoot, refusePostgresUrl } from "../../db/path";
+import { type EnvGroup, envSpec, invalidEnv, readEnv } from "../env/registry";
 import { errorMessage, JuryError } from "../errors";
 import { EXIT, exitCodeFor } from "../exit-codes";
 import { type CommandSpec, formatHelp, parseCommand } from "./args";
@@ -97,6 +97,8 @@ function checkEnv(): void {
     return group !== undefined && CHECKED_GROUPS.includes(group);
   });
   if (bad.length) throw new JuryError("invalid_env", bad.map((e) => e.message).join("\n"));
+  readEnv("JURY_DATABASE_URL"); // a value that is no PostgreSQL URL is named first
+  refusePostgresUrl();
 }
 
 const wantsHelp = (args: string[]) => args.includes("--help") || args.includes("-h");

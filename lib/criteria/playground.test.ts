@@ -108,12 +108,15 @@ describe("tryCriterion", () => {
     const { registry } = testRegistry();
     const settings = settingsWith(["a"]);
     const req = { criterionId: "helpful", judges: ["local:a"], n: 2, input, output: "four" };
-    await tryCriterion(db, registry, settings, req);
+    const first = await tryCriterion(db, registry, settings, req);
     const before = server.requests.length;
     const again = await tryCriterion(db, registry, settings, req);
     expect(server.requests.length).toBe(before);
     expect(again.samples.every((s) => s.cached && s.score === 8)).toBe(true);
+    // nothing spent this time; each cached answer shows the cost its original call had
     expect(again.calls).toMatchObject({ live: 0, cached: 2, costUsd: 0 });
+    expect(first.samples.every((s) => (s.costUsd ?? 0) > 0)).toBe(true);
+    expect(again.samples.map((s) => s.costUsd)).toEqual(first.samples.map((s) => s.costUsd));
 
     // the key is a run's key: sha256 of [judge, system, prompt, temperature, schema, sample index]
     const p = buildJudgePrompt(registry.criteria.get("helpful") as LlmCriterion, input, "four");

@@ -8,7 +8,7 @@ import { callJudge } from "../judging/call-judge";
 import { partialReply } from "../judging/call-model";
 import { parseJudgment } from "../judging/parse-json";
 import { buildJudgePrompt } from "../judging/prompt";
-import { costOf } from "../pricing";
+import { costOf, resolvePrice, type TokenUsage } from "../pricing";
 import { judgeCacheKey } from "../runs/cache-key";
 import { panelOptionsOf } from "../runs/plan-run";
 import { enabledJudges } from "../settings/providers";
@@ -46,7 +46,10 @@ export type PlaygroundSample = {
   latencyMs: number;
   inputTokens: number;
   outputTokens: number;
-  /** null when the judge has no price in Settings (unpriced, never $0); 0 for a cached answer */
+  /**
+   * null when the judge has no price in Settings (unpriced, never $0); for a cached answer, the cost
+   * its original call had (the run's calls total counts live calls only)
+   */
   costUsd: number | null;
 };
 
@@ -177,6 +180,14 @@ export async function tryCriterion(
   const one = async (judge: string, sampleIndex: number): Promise<PlaygroundSample> => {
     const base = { ...empty, judge, sampleIndex };
     const key = playgroundCacheKey(judge, request, j.temperature, sampleIndex);
+    const price = resolvePrice(settings.prices, judge);
+    // the mock provider costs nothing; a judge without a price is unpriced, never $0
+    const cost = (u: Partial<TokenUsage>) =>
+      price
+        ? costOf(price, { ...u, inputTokens: u.inputTokens ?? 0, outputTokens: u.outputTokens ?? 0 })
+        : judge.startsWith("mock:")
+          ? 0
+          : null;
     if (!req.noCache) {
       const hit = getCachedResponse(db, key);
       if (hit) {
@@ -186,14 +197,12 @@ export async function tryCriterion(
           ...(p.ok ? { score: p.score, reasoning: p.reasoning } : { error: p.error }),
           inputTokens: hit.inputTokens,
           outputTokens: hit.outputTokens,
+          // the cost the original call had (its tokens at today's price); nothing is spent now
+          costUsd: cost({ inputTokens: hit.inputTokens, outputTokens: hit.outputTokens }),
           cached: true,
         };
       }
     }
-    const price = settings.prices[judge];
-    // the mock provider costs nothing; a judge without a price is unpriced, never $0
-    const cost = (i: number, o: number) =>
-      price ? costOf(price, i, o) : judge.startsWith("mock:") ? 0 : null;
     try {
       const r = await callJudge({
         judge,
@@ -218,7 +227,7 @@ export async function tryCriterion(
         latencyMs: r.latencyMs,
         inputTokens: r.inputTokens,
         outputTokens: r.outputTokens,
-        costUsd: cost(r.inputTokens, r.outputTokens),
+        costUsd: cost(r),
       };
     } catch (err) {
       if (opts.signal?.aborted) throw err;
@@ -229,7 +238,7 @@ export async function tryCriterion(
         latencyMs: partial.latencyMs ?? 0,
         inputTokens: partial.inputTokens ?? 0,
         outputTokens: partial.outputTokens ?? 0,
-        costUsd: cost(partial.inputTokens ?? 0, partial.outputTokens ?? 0),
+        costUsd: cost(partial),
       };
     }
   };
@@ -256,7 +265,7 @@ export async function tryCriterion(
       live: live.length,
       cached: samples.length - live.length,
       costUsd: live.reduce((a, s) => a + (s.costUsd ?? 0), 0),
-      unpriced: judges.filter((judge) => !settings.prices[judge] && !judge.startsWith("mock:")),
+      unpriced: judges.filter((judge) => !resolvePrice(settings.prices, judge) && !judge.startsWith("mock:")),
     },
   };
 }

@@ -11,7 +11,14 @@
  */
 import { JuryError } from "../errors";
 import { COLLECTION_NAME } from "../memory/collection";
-import { ACCESS_TOKEN_ENV, LOCAL_API_KEY_ENV, LOCAL_BASE_URL_ENV, PROVIDER_KEY_ENV } from "./secrets";
+import {
+  ACCESS_TOKEN_ENV,
+  DATABASE_URL_ENV,
+  LOCAL_API_KEY_ENV,
+  LOCAL_BASE_URL_ENV,
+  PROVIDER_KEY_ENV,
+  TEST_DATABASE_URL_ENV,
+} from "./secrets";
 
 type Env = Record<string, string | undefined>;
 
@@ -166,6 +173,34 @@ function list(o: Base & { separator: string; defaultText?: string }): EnvSpec<st
 }
 
 const secret = (help: string, group: EnvGroup = "providers") => text({ group, help, secret: true });
+/**
+ * A PostgreSQL URL (`postgres://` or `postgresql://`), or undefined when unset. A secret: a URL can
+ * carry a password, so an invalid value is named but never printed.
+ */
+function postgresUrl(o: Base & { defaultText: string }): EnvSpec<string | undefined> {
+  return {
+    name: "",
+    group: o.group,
+    help: o.help,
+    secret: true,
+    defaultText: o.defaultText,
+    parse: (raw, name) => {
+      if (blank(raw)) return undefined;
+      const t = raw.trim();
+      let ok = false;
+      try {
+        ok = /^postgres(ql)?:$/.test(new URL(t).protocol);
+      } catch {}
+      if (!ok)
+        throw new JuryError(
+          "invalid_env",
+          `${name} must be a postgres:// or postgresql:// URL, like postgres://jury@db.example:5432/jury (its value is not shown: it may hold a password)`,
+          { variable: name },
+        );
+      return t;
+    },
+  };
+}
 
 /** PATH-style separator of folder lists (`:` on Unix, `;` on Windows), without importing node:path. */
 const PATH_DELIMITER = typeof process !== "undefined" && process.platform === "win32" ? ";" : ":";
@@ -176,6 +211,11 @@ const specs = {
     group: "server",
     defaultText: "`jury.db` in the per-user data folder",
     help: "SQLite file (the folder is created). Unset: a checkout's existing `data/jury.db`, else `jury.db` in the per-user data folder (`$XDG_DATA_HOME/jury` or `~/.local/share/jury` on Linux, `~/Library/Application Support/jury` on macOS, `%LOCALAPPDATA%\\jury` on Windows). Migrations apply on start, in the server and the CLI.",
+  }),
+  [DATABASE_URL_ENV]: postgresUrl({
+    group: "server",
+    defaultText: "unset: SQLite",
+    help: "A PostgreSQL database (`postgres://user:password@host:5432/name`) to keep everything in instead of the SQLite file, for a team sharing one store. Support is being built: while it is, a command or the dashboard started with it set stops (exit 2) rather than use SQLite. A secret: never printed.",
   }),
   JURY_HOST: textWithDefault({
     group: "server",
@@ -230,6 +270,14 @@ const specs = {
     group: "limits",
     separator: PATH_DELIMITER,
     help: "A folder (or `:`-separated list) under which a suite's or memory folder's files may also resolve.",
+  }),
+  JURY_BATCH_POLL_MS: int({
+    group: "limits",
+    default: 30_000,
+    defaultText: "30,000",
+    min: 10,
+    unit: "milliseconds",
+    help: "How often a batched run asks the providers' batch APIs whether its batches have ended.",
   }),
   JURY_MAX_FIELD_CHARS: int({
     group: "limits",
@@ -340,6 +388,11 @@ const specs = {
     group: "internal",
     defaultText: "set by Next.js",
     help: "Set by Next.js (`nodejs` or `edge`); not a setting. `instrumentation.ts` starts the run recovery only under `nodejs`.",
+  }),
+  [TEST_DATABASE_URL_ENV]: postgresUrl({
+    group: "internal",
+    defaultText: "unset: SQLite only",
+    help: "Tests only: a PostgreSQL database the store tests also run against (each test creates a database of its own there and drops it); `.ci/run` sets it, and in CI (`CI` set) a test fails without it.",
   }),
   SCRIPTED_PORT: int({
     group: "internal",

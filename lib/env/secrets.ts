@@ -18,11 +18,17 @@ export const LOCAL_API_KEY_ENV = "JURY_LOCAL_API_KEY";
 /** The dashboard's access token. */
 export const ACCESS_TOKEN_ENV = "JURY_ACCESS_TOKEN";
 
+/** The PostgreSQL store's URL, and the tests' (a URL can carry a password). */
+export const DATABASE_URL_ENV = "JURY_DATABASE_URL";
+export const TEST_DATABASE_URL_ENV = "JURY_TEST_DATABASE_URL";
+
 /** Secrets by name, whatever their value looks like. */
 export const NAMED_SECRET_ENV: readonly string[] = [
   ...Object.values(PROVIDER_KEY_ENV),
   LOCAL_API_KEY_ENV,
   ACCESS_TOKEN_ENV,
+  DATABASE_URL_ENV,
+  TEST_DATABASE_URL_ENV,
 ];
 
 /** Who owns each named secret, for error messages. */
@@ -32,6 +38,8 @@ const OWNER: Record<string, string> = {
   GOOGLE_GENERATIVE_AI_API_KEY: "the google provider's key",
   JURY_LOCAL_API_KEY: "the local provider's key",
   JURY_ACCESS_TOKEN: "the dashboard's access token",
+  JURY_DATABASE_URL: "the PostgreSQL store's URL",
+  JURY_TEST_DATABASE_URL: "the tests' PostgreSQL URL",
 };
 
 /** `JURY_<NAME>_API_KEY`: every custom endpoint's key, and the local provider's. */

@@ -30,6 +30,9 @@ export type LiveProgress = {
   latest: LiveSample[];
   /** the newest sample id seen: pass it back to get only what is newer */
   cursor: number;
+  /** runs: the panel's judges, and those with at least one answered sample */
+  judgesAsked?: number;
+  judgesAnswered?: number;
   /** reviews and agreement jobs: why the job stopped unfinished (cancelled, interrupted, failed) */
   error?: string | null;
   /** reviews: the review is stored (its page exists) */

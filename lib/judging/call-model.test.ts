@@ -1,8 +1,9 @@
+import { APICallError } from "@ai-sdk/provider";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { JuryError } from "../errors";
 import { getModel } from "../providers/get-model";
 import { type ScriptedServer, startScriptedServer } from "../testing/scripted-server";
-import { callModel, partialReply, truncateUtf8 } from "./call-model";
+import { callModel, partialReply, retryDelayMs, retryInfoMs, truncateUtf8 } from "./call-model";
 
 // Every model answer enters Jury through callModel: what it returns and throws is safe to store.
 let server: ScriptedServer;
@@ -137,4 +138,29 @@ describe("callModel leaves nothing behind", () => {
     expect(timers()).toBeLessThanOrEqual(before); // 5 more before the fix
     expect(listeners).toBe(0);
   });
+});
+
+it("Google's RetryInfo.retryDelay in the error body is the wait, as Retry-After is elsewhere", () => {
+  const body = JSON.stringify({
+    error: {
+      code: 429,
+      status: "RESOURCE_EXHAUSTED",
+      details: [
+        { "@type": "type.googleapis.com/google.rpc.QuotaFailure", violations: [] },
+        { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "22s" },
+      ],
+    },
+  });
+  expect(retryInfoMs(body)).toBe(22_000);
+  expect(retryInfoMs(body.replace('"22s"', '"1.5s"'))).toBe(1500);
+  expect(retryInfoMs("not json RetryInfo")).toBeUndefined();
+  const err = new APICallError({
+    message: "quota",
+    url: "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent",
+    requestBodyValues: {},
+    statusCode: 429,
+    responseHeaders: {},
+    responseBody: body,
+  });
+  expect(retryDelayMs(err, 1)).toBe(22_000);
 });

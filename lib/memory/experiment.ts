@@ -10,7 +10,7 @@ import {
 import { listStudyQueries } from "@/db/queries/study";
 import type { experimentResults, RetrievalConfig, RunStatus } from "@/db/schema";
 import { enqueueJob, runJob } from "../jobs/runner";
-import { costOf } from "../pricing";
+import { costOf, resolvePrice } from "../pricing";
 import type { Settings } from "../settings/schema";
 import { retrieveCandidates } from "./candidates";
 import { RETRIEVAL_KIND_LABELS } from "./kinds";
@@ -166,11 +166,13 @@ async function runQuery(
       latencyMs: performance.now() - started,
     };
   }
-  const price = config.model ? settings.prices[config.model] : undefined;
+  const price = config.model ? resolvePrice(settings.prices, config.model) : undefined;
   const n = Math.max(1, config.n ?? 1);
   const votes = new Map<string, number>();
   let tokensIn = 0;
   let tokensOut = 0;
+  let cacheRead = 0;
+  let cacheWrite = 0;
   let path = "";
   let error: string | undefined;
   let candidates: { memoryId: string; score: number }[] = [];
@@ -212,6 +214,8 @@ async function runQuery(
     error ??= r.error;
     tokensIn += r.stats?.inputTokens ?? 0;
     tokensOut += r.stats?.outputTokens ?? 0;
+    cacheRead += r.stats?.cacheReadTokens ?? 0;
+    cacheWrite += r.stats?.cacheWriteTokens ?? 0;
     for (const m of r.memories) votes.set(m.memoryId, (votes.get(m.memoryId) ?? 0) + 1);
     if (s === 0) candidates = r.pool;
   }
@@ -231,7 +235,14 @@ async function runQuery(
     inputTokens: tokensIn,
     outputTokens: tokensOut,
     // an unpriced model stores 0 here: the study shows it as "unpriced" (its tokens are kept), never $0
-    costUsd: price ? costOf(price, tokensIn, tokensOut) : 0,
+    costUsd: price
+      ? costOf(price, {
+          inputTokens: tokensIn,
+          outputTokens: tokensOut,
+          cacheReadTokens: cacheRead,
+          cacheWriteTokens: cacheWrite,
+        })
+      : 0,
     error: error ?? null,
   };
 }

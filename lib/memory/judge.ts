@@ -14,7 +14,7 @@ import { JUDGE_SYSTEM, LENIENT_NOTE, RELEVANCE_SYSTEM, USEFULNESS_SYSTEM } from 
  */
 export const keepAnswerSchema = z.strictObject({
   keep: z.array(z.int()),
-  dropped: z.array(z.strictObject({ index: z.int(), reason: z.string() })).optional(),
+  dropped: z.array(z.strictObject({ index: z.int(), reason: z.string() })).nullish(),
 });
 
 /** Appended to the judge's system prompt: the optional reasons for what it leaves out. */
@@ -115,7 +115,15 @@ export function parseJudgeAnswer(
   return { keep, reasons };
 }
 
-export type JudgeCallStats = { latencyMs: number; inputTokens: number; outputTokens: number; calls: number };
+export type JudgeCallStats = {
+  latencyMs: number;
+  inputTokens: number;
+  outputTokens: number;
+  calls: number;
+  /** of the input, read from and written to the provider's prompt cache (priced at their own rates) */
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+};
 
 export type JudgeOptions = {
   model: LanguageModel;
@@ -151,6 +159,8 @@ async function oneJudge(system: string, o: JudgeOptions, stats: JudgeCallStats):
   stats.calls++;
   stats.inputTokens += r.inputTokens;
   stats.outputTokens += r.outputTokens;
+  stats.cacheReadTokens = (stats.cacheReadTokens ?? 0) + r.cacheReadTokens;
+  stats.cacheWriteTokens = (stats.cacheWriteTokens ?? 0) + r.cacheWriteTokens;
   const answer = parseJudgeAnswer(r.text, o.candidates.length);
   if (!answer)
     throw new Error(`the judge's answer has no "keep" list: ${JSON.stringify(r.text.slice(0, 120))}`);
@@ -227,6 +237,8 @@ export function majorityOfSamples(samples: readonly JudgeResult[]): JudgeResult 
     stats.latencyMs = Math.max(stats.latencyMs, s.stats.latencyMs);
     stats.inputTokens += s.stats.inputTokens;
     stats.outputTokens += s.stats.outputTokens;
+    stats.cacheReadTokens = (stats.cacheReadTokens ?? 0) + (s.stats.cacheReadTokens ?? 0);
+    stats.cacheWriteTokens = (stats.cacheWriteTokens ?? 0) + (s.stats.cacheWriteTokens ?? 0);
     stats.calls += s.stats.calls;
   }
   return { kept, reasons, stats };

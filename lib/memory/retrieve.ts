@@ -1,7 +1,7 @@
 import type { DroppedMemory, MemoryRow, ScoredMemory } from "@/db/queries/memories";
 import type { SqlDb as Db } from "@/db/sqlite";
 import { errorMessage, hasErrorCode, JuryError } from "../errors";
-import { costOf } from "../pricing";
+import { costOf, resolvePrice } from "../pricing";
 import { redactSecrets } from "../redact";
 import type { MemoryJudgeSettings, Settings } from "../settings/schema";
 import { type RetrievalMode, retrieveCandidates } from "./candidates";
@@ -162,13 +162,13 @@ export async function retrieveMemories(input: RetrieveInput): Promise<RetrievalO
         : r.reasons.get(i);
       dropped.push(reason ? { memoryId: c.memoryId, reason } : { memoryId: c.memoryId });
     });
-    const price = input.settings.prices?.[cfg.model];
+    const price = input.settings.prices ? resolvePrice(input.settings.prices, cfg.model) : undefined;
     return done({
       memories: shown.map((i) => candidates[i]),
       path: "judge",
       stats: r.stats,
       dropped,
-      costUsd: price ? costOf(price, r.stats.inputTokens, r.stats.outputTokens) : 0,
+      costUsd: price ? costOf(price, r.stats) : 0,
     });
   } catch (err) {
     if (input.signal?.aborted) throw input.signal.reason ?? err;

@@ -237,7 +237,7 @@ export function costSummary(
   const outputTokens = rows.reduce((a, r) => a + r.outputTokens, 0);
   const stored = rows.reduce((a, r) => a + r.costUsd, 0);
   // the price in force now, or (a price since removed) what was stored when the calls were made
-  const total = price ? costOf(price, inputTokens, outputTokens) : stored > 0 ? stored : null;
+  const total = price ? costOf(price, { inputTokens, outputTokens }) : stored > 0 ? stored : null;
   if (total === null) return { state: "unpriced", model: c.model ?? "", inputTokens, outputTokens };
   const perQuery = rows.length ? total / rows.length : 0;
   return { state: "priced", perQuery, perMonth: perQuery * 100 * 30 };

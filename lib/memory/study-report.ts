@@ -10,7 +10,7 @@ import { countMemories } from "@/db/queries/memories";
 import { getQrels, getStudyMeta, listStudies, listStudyQueries } from "@/db/queries/study";
 import type { Experiment, ExperimentResult } from "@/db/schema";
 import { JuryError } from "../errors";
-import type { Price } from "../pricing";
+import { type Price, resolvePrice } from "../pricing";
 import { type ResolvedCollection, resolutionReason } from "./collection";
 import { type ExperimentConfig, runDepth } from "./experiment";
 import type { Qrels } from "./ir-metrics";
@@ -85,7 +85,7 @@ export function experimentReport(
     depth: runDepth(config),
     convention,
     model: config.model,
-    price: config.model ? prices[config.model] : undefined,
+    price: config.model ? resolvePrice(prices, config.model) : undefined,
   });
   return { experiment: e, rows, metrics, planned, finished: rows.length, complete, notice };
 }

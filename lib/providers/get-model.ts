@@ -10,7 +10,7 @@ import {
 } from "../env/secrets";
 import { JuryError } from "../errors";
 import type { Settings } from "../settings/schema";
-import { guardedFetch, keepAliveFetch } from "./keep-alive-fetch";
+import { guardedFetch, guardFetch, keepAliveFetch } from "./keep-alive-fetch";
 import { createMockModel } from "./mock-model";
 
 type Env = Record<string, string | undefined>;
@@ -51,6 +51,23 @@ export function setModelOverride(factory: ModelFactory | undefined): void {
 }
 
 const cache = new Map<string, LanguageModel>();
+
+let providerFetch: typeof fetch | undefined;
+
+/**
+ * Tests send the built-in providers' (openai, anthropic, google) HTTP requests to the provider
+ * simulators (lib/testing/provider-sims) here, and nowhere else: no setting or variable reaches it, so
+ * production requests always go to the fixed base URLs below. The requests still pass through
+ * guardedFetch (no redirects followed, body size capped). Pass undefined to restore.
+ */
+export function setProviderFetch(f: typeof fetch | undefined): void {
+  providerFetch = f;
+  cache.clear();
+}
+
+/** The built-in providers' fetch: guardedFetch, over the test simulators' fetch when one is set. */
+const builtinFetch: typeof fetch = (input, init) =>
+  providerFetch ? guardFetch(providerFetch)(input, init) : guardedFetch(input, init);
 
 /**
  * Resolves `provider:model` to an AI SDK model. Provider clients are built once per
@@ -128,7 +145,7 @@ function build(provider: string, model: string, env: Env, endpoint?: Endpoint): 
         (await import("@ai-sdk/openai")).createOpenAI({
           apiKey,
           baseURL: BUILTIN_BASE_URLS.openai,
-          fetch: guardedFetch,
+          fetch: builtinFetch,
         })(model),
       );
     }
@@ -138,7 +155,7 @@ function build(provider: string, model: string, env: Env, endpoint?: Endpoint): 
         (await import("@ai-sdk/anthropic")).createAnthropic({
           apiKey,
           baseURL: BUILTIN_BASE_URLS.anthropic,
-          fetch: guardedFetch,
+          fetch: builtinFetch,
         })(model),
       );
     }
@@ -148,7 +165,7 @@ function build(provider: string, model: string, env: Env, endpoint?: Endpoint): 
         (await import("@ai-sdk/google")).createGoogleGenerativeAI({
           apiKey,
           baseURL: BUILTIN_BASE_URLS.google,
-          fetch: guardedFetch,
+          fetch: builtinFetch,
         })(model),
       );
     }
@@ -221,4 +238,39 @@ export function keyPresence(env: Env = process.env): { name: string; present: bo
     name,
     present: Boolean(env[name]),
   }));
+}
+
+/**
+ * A built-in provider's SDK model whose HTTP goes to `f` and carries no real key: the batch path
+ * (lib/runs/batch-api.ts) captures there the exact request the SDK would send live, and hands a
+ * batch result back through it, so a batched call is written and read by the same SDK code as a
+ * live one.
+ */
+export function builtinModelOver(spec: string, f: typeof fetch): LanguageModel {
+  const { provider, model } = parseJudgeId(spec);
+  const apiKey = "unused-by-capture";
+  if (provider === "openai")
+    return lazyModel(provider, model, async () =>
+      (await import("@ai-sdk/openai")).createOpenAI({ apiKey, baseURL: BUILTIN_BASE_URLS.openai, fetch: f })(
+        model,
+      ),
+    );
+  if (provider === "anthropic")
+    return lazyModel(provider, model, async () =>
+      (await import("@ai-sdk/anthropic")).createAnthropic({
+        apiKey,
+        baseURL: BUILTIN_BASE_URLS.anthropic,
+        fetch: f,
+      })(model),
+    );
+  throw new JuryError(`no_batch_api:${provider}`, `${provider} judges have no batch API in Jury`);
+}
+
+/** The batch APIs' HTTP for a built-in provider: its fixed base URL, its key, the built-in fetch. */
+export function batchHttp(
+  provider: "openai" | "anthropic",
+  env: Env = process.env,
+): { baseURL: string; apiKey: string; fetch: typeof fetch } {
+  const apiKey = requireKey(env, providerKeyEnv[provider], provider);
+  return { baseURL: BUILTIN_BASE_URLS[provider], apiKey, fetch: builtinFetch };
 }

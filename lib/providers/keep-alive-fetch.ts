@@ -46,8 +46,20 @@ function tooLarge(limit: number): JuryError {
  * read up to the size limit, and a redirect returned as the 3xx it is (an error, not retried) rather
  * than followed, so no key header goes on to another URL.
  */
-export const guardedFetch: typeof fetch = async (input, init) => {
-  const res = await fetch(input, { ...init, redirect: "manual" });
+export const guardedFetch: typeof fetch = (input, init) => guarded(fetch, input, init);
+
+/** guardedFetch over another fetch: the provider simulators' in tests (see lib/providers/get-model.ts). */
+export const guardFetch =
+  (base: typeof fetch): typeof fetch =>
+  (input, init) =>
+    guarded(base, input, init);
+
+async function guarded(
+  base: typeof fetch,
+  input: Parameters<typeof fetch>[0],
+  init?: RequestInit,
+): Promise<Response> {
+  const res = await base(input, { ...init, redirect: "manual" });
   if (!res.body) return res;
   const limit = maxResponseBodyBytes();
   const chunks: Uint8Array[] = [];
@@ -71,7 +83,7 @@ export const guardedFetch: typeof fetch = async (input, init) => {
     statusText: res.statusText,
     headers: res.headers,
   });
-};
+}
 
 const NO_BODY = new Set([101, 204, 205, 304]);
 

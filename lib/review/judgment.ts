@@ -33,7 +33,7 @@ export const judgmentSchema = z.object({
       z.object({
         severity: z.enum(["major", "minor"]),
         description: z.string().min(1),
-        file: z.string().optional(),
+        file: z.string().nullish(),
       }),
     )
     .max(50),
@@ -46,7 +46,7 @@ export type Judgment = z.infer<typeof judgmentSchema>;
 export const dimensionAnswerSchema = z.object({
   score: unit,
   reasoning: z.string(),
-  issues: judgmentSchema.shape.issues.optional(),
+  issues: judgmentSchema.shape.issues.nullish(),
 });
 
 /** The gate: pass or fail, when in doubt, pass. */

@@ -2,9 +2,11 @@ import type { ReviewRecord } from "@/db/schema";
 import { errorMessage } from "../errors";
 import { type CallScheduler, createCallScheduler } from "../jobs/scheduler";
 import { aggregateAcrossModels, type Coverage, type CriterionVerdict } from "../judging/aggregate";
-import { type CallResult, callModel } from "../judging/call-model";
+import { type CallResult, callModel, partialReply } from "../judging/call-model";
+import { maxOutputTokensFor } from "../judging/output-limit";
 import { parseJsonLoose } from "../judging/parse-json";
-import { costOf } from "../pricing";
+import { promptCacheHint } from "../judging/prompt-cache";
+import { costOf, resolvePrice } from "../pricing";
 import { getModel } from "../providers/get-model";
 import { structuredOutputSchema } from "../schemas/structured-output";
 import type { Settings } from "../settings/schema";
@@ -118,7 +120,7 @@ async function ask(
   calls: ReviewCall[],
 ): Promise<CallResult> {
   const started = performance.now();
-  const price = o.settings.prices[judge];
+  const price = resolvePrice(o.settings.prices, judge);
   try {
     const model = getModel(judge, { settings: o.settings });
     const call = () =>
@@ -128,9 +130,11 @@ async function ask(
         prompt,
         schema,
         temperature: o.temperature ?? o.settings.judging.temperature,
+        maxOutputTokens: maxOutputTokensFor(judge, o.settings.judging),
         timeoutMs: o.settings.judging.timeoutMs,
         maxRetries: o.settings.judging.maxRetries,
         signal: o.signal,
+        promptCache: promptCacheHint(judge, { system, prompt }, o.settings.judging.promptCaching),
       });
     const r = await (o.scheduler ? o.scheduler.schedule(judge, call) : call());
     noteCall(o, calls, {
@@ -138,17 +142,21 @@ async function ask(
       judge,
       inputTokens: r.inputTokens,
       outputTokens: r.outputTokens,
-      costUsd: price ? costOf(price, r.inputTokens, r.outputTokens) : judge.startsWith("mock:") ? 0 : null,
+      costUsd: price ? costOf(price, r) : judge.startsWith("mock:") ? 0 : null,
       latencyMs: r.latencyMs,
     });
     return r;
   } catch (err) {
+    // a refusal or a cut-off answer still cost its tokens
+    const p = partialReply(err);
+    const inputTokens = p.inputTokens ?? 0;
+    const outputTokens = p.outputTokens ?? 0;
     noteCall(o, calls, {
       ...record,
       judge,
-      inputTokens: 0,
-      outputTokens: 0,
-      costUsd: 0,
+      inputTokens,
+      outputTokens,
+      costUsd: price ? costOf(price, { ...p, inputTokens, outputTokens }) : 0,
       latencyMs: performance.now() - started,
       error: errorMessage(err),
     });
@@ -431,11 +439,11 @@ async function collectSamples(o: ReviewOptions, message: string, calls: ReviewCa
 
 /** A call's tokens and cost, as a sample stores them (null cost: the judge has no price). */
 function tokensOf(judge: string, r: CallResult, o: ReviewOptions) {
-  const price = o.settings.prices[judge];
+  const price = resolvePrice(o.settings.prices, judge);
   return {
     inputTokens: r.inputTokens,
     outputTokens: r.outputTokens,
-    costUsd: price ? costOf(price, r.inputTokens, r.outputTokens) : judge.startsWith("mock:") ? 0 : null,
+    costUsd: price ? costOf(price, r) : judge.startsWith("mock:") ? 0 : null,
   };
 }
 

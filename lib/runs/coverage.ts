@@ -70,6 +70,8 @@ export function errorKind(message: string): string {
   const http = /\bhttp (\d{3})\b/.exec(m);
   if (http) return `HTTP ${http[1]}`;
   if (/no answer within|timed? ?out|timeout/.test(m)) return "timeout";
+  if (/^refused:/.test(m)) return "refusal";
+  if (/^truncated:/.test(m)) return "truncated";
   if (/needs [a-z0-9_]+_(api_key|base_url)|missing key|api key/.test(m)) return "missing key";
   if (/no json object|not valid json|invalid json|"score" is missing/.test(m)) return "invalid answer";
   if (/outside the scale/.test(m)) return "score out of scale";

@@ -1,5 +1,13 @@
 import type { BudgetWarning } from "../judging/budget";
-import { costOf, type Price } from "../pricing";
+import {
+  batchProvider,
+  cacheMinimumTokens,
+  cachingProvider,
+  costOf,
+  type Price,
+  resolvePrice,
+  type TokenUsage,
+} from "../pricing";
 
 export type SuiteSummary = {
   dir: string;
@@ -32,6 +40,8 @@ export type RunEstimate = {
   outputTokens: number;
   /** the calls to make, priced; null when a judge with calls to make has no price in the table */
   costUsd: number | null;
+  /** of the input tokens, those expected from the providers' prompt caches */
+  cacheReadTokens: number;
   /** judges with calls to make and no price */
   unpricedJudges: string[];
   seconds: number;
@@ -62,23 +72,27 @@ export function estimateRun(
   concurrency: number,
   latencyMsByJudge: Record<string, number> = {},
   temperature?: number,
+  mode: EstimateMode = {},
 ): RunEstimate {
   const perJudge = s.cases * s.llmCriteria * n;
   const calls = perJudge * judges.length;
   const inPerCall = Math.ceil(s.meanPromptChars / 4);
   let cost = 0;
   let cachedCalls = 0;
+  let cacheRead = 0;
   const unpriced: string[] = [];
   for (const j of judges) {
     const toMake = perJudge - Math.min(perJudge, cachedFor(s, j, n, temperature));
     cachedCalls += perJudge - toMake;
     if (toMake === 0) continue;
-    const p = prices[j];
+    const usage = expectedUsage(j, toMake, s.cases * s.llmCriteria, inPerCall, mode);
+    cacheRead += usage.cacheReadTokens ?? 0;
+    const p = resolvePrice(prices, j);
     if (!p) {
       if (!j.startsWith("mock:")) unpriced.push(j);
       continue;
     }
-    cost += costOf(p, toMake * inPerCall, toMake * ASSUMED_OUTPUT_TOKENS);
+    cost += costOf(p, usage, { batch: mode.batch === true && batchProvider(j) !== undefined });
   }
   const callsToMake = calls - cachedCalls;
   const latency = judges.length
@@ -91,9 +105,42 @@ export function estimateRun(
     inputTokens: callsToMake * inPerCall,
     outputTokens: callsToMake * ASSUMED_OUTPUT_TOKENS,
     costUsd: unpriced.length ? null : cost,
+    cacheReadTokens: cacheRead,
     unpricedJudges: unpriced,
     seconds: Math.ceil(callsToMake / Math.max(1, concurrency)) * (latency / 1000),
     warnings: s.llmCriteria > 0 ? (s.warnings ?? []) : [],
+  };
+}
+
+/** How the run would call: with prompt caching (on unless false) and through the batch APIs. */
+export type EstimateMode = { promptCaching?: boolean; batch?: boolean };
+
+/**
+ * The tokens a judge's calls to make are expected to use, by the formula billing uses: with prompt
+ * caching on a provider that caches, a prompt past its cache minimum is written once (its first
+ * sample) and read by its other samples; otherwise every input token is paid in full.
+ */
+export function expectedUsage(
+  judge: string,
+  calls: number,
+  prompts: number,
+  inPerCall: number,
+  mode: EstimateMode,
+): TokenUsage {
+  const inputTokens = calls * inPerCall;
+  const outputTokens = calls * ASSUMED_OUTPUT_TOKENS;
+  const provider = cachingProvider(judge);
+  const min = cacheMinimumTokens(judge);
+  if (mode.promptCaching === false || !provider || min === undefined || inPerCall < min)
+    return { inputTokens, outputTokens };
+  const writes = Math.min(calls, prompts);
+  const reads = calls - writes;
+  return {
+    inputTokens,
+    outputTokens,
+    cacheReadTokens: reads * inPerCall,
+    // Anthropic bills the first call's prefix as a cache write; OpenAI and Google as input
+    cacheWriteTokens: provider === "anthropic" ? writes * inPerCall : 0,
   };
 }
 

@@ -1,6 +1,7 @@
 import { setMaxListeners } from "node:events";
 import type { Db } from "@/db/client";
 import {
+  addRunProviderWarnings,
   getPendingTasks,
   getRunById,
   getRunCases,
@@ -13,9 +14,11 @@ import type { CriteriaRegistry } from "../criteria/registry";
 import { errorMessage } from "../errors";
 import { type JobContext, runJob } from "../jobs/runner";
 import { createCallScheduler } from "../jobs/scheduler";
+import { cachingProvider } from "../pricing";
 import type { Settings } from "../settings/schema";
+import { type BatchProgress, isBatchable, runBatched } from "./batch-run";
 import { finalizeRun } from "./finalize-run";
-import { performTask, type TaskEnv, type TaskOutcome } from "./run-task";
+import { performTask, promptCachingOn, type TaskEnv, type TaskOutcome } from "./run-task";
 import { createSampleWriter } from "./sample-writer";
 
 export type ExecuteProgress = {
@@ -32,8 +35,17 @@ export type ExecuteOptions = {
   /** aborting it stops the run as "interrupted" (resumable) */
   signal?: AbortSignal;
   onProgress?: (p: ExecuteProgress) => void;
+  /**
+   * Each AI SDK warning about the run's calls, once per run (default: a line on stderr). They are
+   * recorded on the run too (its options' providerWarnings); stdout never gets them.
+   */
+  onWarning?: (line: string) => void;
   /** how often the job's heartbeat runs (and sees a cancel request) */
   cancelPollMs?: number;
+  /** a batched run's batches, each time one is polled */
+  onBatch?: (b: BatchProgress) => void;
+  /** how often a batched run polls its batches (default JURY_BATCH_POLL_MS) */
+  batchPollMs?: number;
 };
 
 /**
@@ -89,7 +101,15 @@ async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobCont
     remaining: pending.length,
   };
   const writer = createSampleWriter(db, (err) => ctx.failStorage(err));
-  const record = (task: Task, { sample: s, cache }: TaskOutcome) => {
+  const warnings = new Set<string>();
+  const warn =
+    opts.onWarning ?? ((line: string) => process.stderr.write(`jury: provider warning: ${line}\n`));
+  const record = (task: Task, { sample: s, cache, warnings: said }: TaskOutcome) => {
+    for (const w of said ?? []) {
+      if (warnings.has(w)) continue;
+      warnings.add(w);
+      warn(w);
+    }
     if (signal.aborted) return; // stopped: the task stays pending and a resume redoes it
     const sample: SampleWrite = {
       taskId: task.id,
@@ -114,13 +134,24 @@ async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobCont
   };
 
   try {
-    await Promise.all(
-      pending.map(async (task) => {
-        const outcome = await performTask(env, task);
-        if (outcome) record(task, outcome);
-      }),
-    );
+    const perform = async (task: Task) => {
+      const outcome = await performTask(env, task);
+      if (outcome) record(task, outcome);
+    };
+    const batched = pending.filter((t) => isBatchable(env, t));
+    const live = pending.filter((t) => !isBatchable(env, t));
+    await Promise.all([
+      ...primeFirst(live, promptCachingOn(env)).map((g) => g(perform)),
+      batched.length
+        ? runBatched(env, batched, record, {
+            cancelled: () => ctx.stopReason()?.kind === "cancelled",
+            onBatch: opts.onBatch,
+            pollMs: opts.batchPollMs,
+          })
+        : undefined,
+    ]);
     writer.flush();
+    addRunProviderWarnings(db, { id: runId, warnings: [...warnings] });
     return settleRun(db, runId, options, ctx);
   } catch (err) {
     try {
@@ -157,4 +188,36 @@ function settleRun(db: Db, runId: string, options: RunOptions, ctx: JobContext):
   finalizeRun(db, runId, options);
   setRunStatus(db, { id: runId, status, error, ownerPid: null });
   return status;
+}
+
+/**
+ * The run's tasks as groups to start at once. With prompt caching on, the samples of one case ×
+ * criterion × judge (of a provider that caches prompts) share their prompt: the first goes alone and
+ * writes the provider's cache, the others start when it answered and read it. Every group starts at
+ * once, so the run's concurrency is spent on other prompts meanwhile.
+ */
+export function primeFirst(
+  tasks: readonly Task[],
+  caching: boolean,
+): ((perform: (t: Task) => Promise<void>) => Promise<void>)[] {
+  const groups = new Map<string, Task[]>();
+  const alone: Task[] = [];
+  for (const t of tasks) {
+    if (!caching || !cachingProvider(t.judge)) {
+      alone.push(t);
+      continue;
+    }
+    const key = `${t.caseId}\u0000${t.criterionId}\u0000${t.judge}`;
+    const g = groups.get(key);
+    if (g) g.push(t);
+    else groups.set(key, [t]);
+  }
+  return [
+    ...alone.map((t) => (perform: (t: Task) => Promise<void>) => perform(t)),
+    ...[...groups.values()].map((g) => async (perform: (t: Task) => Promise<void>) => {
+      const [first, ...rest] = [...g].sort((a, b) => a.sampleIndex - b.sampleIndex);
+      await perform(first);
+      await Promise.all(rest.map(perform));
+    }),
+  ];
 }

@@ -8,6 +8,7 @@ import {
   type SampleScore,
 } from "../judging/aggregate";
 import { getOrInsert } from "../map-utils";
+import { verdictRows } from "./live-verdicts";
 import type { CaseCriterion } from "./plan-run";
 
 /**
@@ -16,7 +17,10 @@ import type { CaseCriterion } from "./plan-run";
  * come from the run, and a criterion's own override them.
  */
 export function computeVerdicts(
-  cases: { caseId: string; criteria: CaseCriterion[] }[],
+  cases: readonly {
+    caseId: string;
+    criteria: readonly Pick<CaseCriterion, "id" | "type" | "scale" | "threshold" | "panel">[];
+  }[],
   samples: Pick<Sample, "caseId" | "criterionId" | "judge" | "sampleIndex" | "score" | "error">[],
   judges: string[],
   opts: { n?: number; panel?: Partial<PanelOptions>; criterionJudges?: Record<string, string[]> } = {},
@@ -67,18 +71,5 @@ export function finalizeRun(
     panel: options.panel,
     criterionJudges: options.criterionJudges,
   });
-  replaceResults(
-    db,
-    runId,
-    verdicts.map(({ caseId, verdict: v }) => ({
-      runId,
-      caseId,
-      criterionId: v.criterion_id,
-      finalScore: v.final_score,
-      passed: v.passed,
-      consensusLevel: v.consensus_level,
-      flagForReview: v.flag_for_review,
-      data: v,
-    })),
-  );
+  replaceResults(db, runId, verdictRows(runId, verdicts));
 }

@@ -7,6 +7,7 @@ import { buildJudgePrompt, type JudgeRequest } from "../judging/prompt";
 import { parseJudgeId } from "../providers/get-model";
 import { redactSecrets } from "../redact";
 import { judgeCacheKey } from "./cache-key";
+import { errorKind } from "./coverage";
 import { type CaseCriterion, criterionHash, DETERMINISTIC_JUDGE } from "./plan-run";
 
 /**
@@ -44,7 +45,7 @@ export type InspectedRequest = {
 export type RequestCheck = "verified" | "differs" | "not recorded";
 
 export type CallInspection = {
-  run: Pick<Run, "id" | "suiteName" | "status">;
+  run: Pick<Run, "id" | "suiteName" | "status"> & { /** samples asked of each judge per prompt */ n: number };
   caseId: string;
   caseName: string;
   criterionId: string;
@@ -63,7 +64,13 @@ export type CallInspection = {
     | "supersededAt"
     | "supersededReason"
     | "createdAt"
-  > & { reasoning: string | null; rawText: string | null; error: string | null };
+  > & {
+    reasoning: string | null;
+    rawText: string | null;
+    error: string | null;
+    /** the failure's kind (refusal, truncated, HTTP 429, timeout…; see errorKind), null when it answered */
+    errorKind: string | null;
+  };
   /** `llm`: a model call; `deterministic`: a check run in a worker (no request); `unavailable`: cannot be rebuilt */
   kind: "llm" | "deterministic" | "unavailable";
   request?: InspectedRequest;
@@ -98,7 +105,7 @@ export function inspectSample(
   const cc: CaseCriterion | undefined = c?.criteria.find((x) => x.id === s.criterionId);
   const def = registry.criteria.get(s.criterionId);
   const base: CallInspection = {
-    run: { id: run.id, suiteName: run.suiteName, status: run.status },
+    run: { id: run.id, suiteName: run.suiteName, status: run.status, n: run.options.n },
     caseId: s.caseId,
     caseName: c?.name ?? s.caseId,
     criterionId: s.criterionId,
@@ -119,6 +126,7 @@ export function inspectSample(
       reasoning: clean(s.reasoning),
       rawText: clean(s.rawText),
       error: clean(s.error),
+      errorKind: s.error ? errorKind(s.error) : null,
     },
     kind: "unavailable",
     check: "not recorded",

@@ -8,6 +8,7 @@ import type { CriteriaRegistry } from "../criteria/registry";
 import { JuryError } from "../errors";
 import type { PanelOptions } from "../judging/aggregate";
 import { type BudgetWarning, JUDGE_SYSTEM_PROMPT, maxFieldChars, oversizeFields } from "../judging/prompt";
+import { resolvePrice } from "../pricing";
 import { parseJudgeId } from "../providers/get-model";
 import { assertJudgesReady } from "../providers/preflight";
 import type { Settings } from "../settings/schema";
@@ -57,7 +58,7 @@ export function panelOptionsOf(judging: Settings["judging"]): PanelOptions {
 
 /** Judges with no price in the table (mock answers cost nothing): their cost is "unpriced", never $0. */
 export function unpricedJudges(judges: readonly string[], prices: Settings["prices"]): string[] {
-  return judges.filter((j) => !prices[j] && !j.startsWith("mock:"));
+  return judges.filter((j) => !resolvePrice(prices, j) && !j.startsWith("mock:"));
 }
 
 /** The panel options a criterion reference sets (suite.json's, then the case's), without the unset ones. */

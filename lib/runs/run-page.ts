@@ -1,7 +1,10 @@
 import type { Db } from "@/db/client";
+import { getRunBatches } from "@/db/queries/batches";
 import { getVerdictLabel } from "@/db/queries/labels";
 import { getRunLive } from "@/db/queries/progress";
+import { getRunScores } from "@/db/queries/run-live";
 import {
+  type CaseIndexEntry,
   getCellJudgeStats,
   getFailureMessages,
   getRunCase,
@@ -11,20 +14,27 @@ import {
   getVerdictSummaries,
   judgeCountsOf,
 } from "@/db/queries/run-page";
-import { getRunById, getRunSampleHistory } from "@/db/queries/runs";
+import { getRunById, getRunCost, getRunSampleHistory } from "@/db/queries/runs";
+import type { RunOptions } from "@/db/schema";
 import type { RunCase, Sample } from "../domain";
+import { isLive } from "../jobs/live";
 import { mean } from "../judging/aggregate";
 import { panelStatsFromCounts } from "../judging/panel-stats-from-counts";
+import { runCost } from "./cost-summary";
 import { groupFailureMessages, runCoverageFrom } from "./coverage";
+import { computeVerdicts } from "./finalize-run";
+import { verdictRows } from "./live-verdicts";
 import { pageOf, parsePage } from "./paging";
 import { DETERMINISTIC_JUDGE } from "./plan-run";
-import { cellKey, parseTriageQuery, triageCellsFrom, triageView } from "./triage";
+import { scoreSpreads } from "./score-spreads";
+import { cellKey, parseTriageQuery, triageCellsFrom, triageView, verdictSummaries } from "./triage";
 
 /**
  * Everything the run page (app/runs/[id]/page.tsx) shows, at any size of run. What covers the whole
  * run (coverage, failures by judge and error, the triage counts and order, panel agreement) comes
  * from SQL aggregates; rows are read only for the cases of the page shown (their verdicts) and for
- * the selected cell (its case and samples).
+ * the selected cell (its case and samples). The score spreads per criterion and judge come from the
+ * same per cell × judge aggregates.
  */
 
 type Params = Record<string, string | string[] | undefined>;
@@ -39,13 +49,16 @@ export function loadRunPage(db: Db, runId: string, sp: Params) {
   const cases = getRunCaseIndex(db, { runId });
   const criteria = [...new Set(cases.flatMap((c) => c.criteria.map((x) => x.id)))];
   const stats = getCellJudgeStats(db, { runId });
-  const verdicts = getVerdictSummaries(db, { runId });
+  const live = isLive(run.status);
+  // a live run's verdicts are computed from its samples so far (partial), not read from a finish
+  const liveRows = live ? liveVerdicts(db, run, cases) : undefined;
+  const verdicts = liveRows ? verdictSummaries(liveRows) : getVerdictSummaries(db, { runId });
 
   const hasDeterministic = cases.some((c) => c.criteria.some((x) => x.type === "deterministic"));
   const triageJudges = [...run.options.judges, ...(hasDeterministic ? [DETERMINISTIC_JUDGE] : [])];
   const query = parseTriageQuery(sp, { judges: triageJudges, criteria });
   const view = triageView(
-    triageCellsFrom(cases, verdicts, stats),
+    triageCellsFrom(cases, verdicts, stats, { live }),
     cases.map((c) => c.caseId),
     criteria,
     query,
@@ -53,12 +66,10 @@ export function loadRunPage(db: Db, runId: string, sp: Params) {
   );
   const page = pageOf(view.rows, parsePage(sp.page));
   const pageCaseIds = page.rows.map((r) => r.caseId);
-  const pageResults = new Map(
-    getRunResultsForCases(db, { runId, caseIds: pageCaseIds }).map((r) => [
-      cellKey(r.caseId, r.criterionId),
-      r,
-    ]),
-  );
+  const onPageRows = liveRows
+    ? liveRows.filter((r) => pageCaseIds.includes(r.caseId))
+    : getRunResultsForCases(db, { runId, caseIds: pageCaseIds });
+  const pageResults = new Map(onPageRows.map((r) => [cellKey(r.caseId, r.criterionId), r]));
   const onPage = new Set(pageCaseIds);
   const caseNames = new Map(cases.filter((c) => onPage.has(c.caseId)).map((c) => [c.caseId, c.name]));
 
@@ -75,18 +86,27 @@ export function loadRunPage(db: Db, runId: string, sp: Params) {
 
   return {
     run,
+    live,
     progress,
     caseCount: cases.length,
     criteria,
     coverage,
     failures,
     unpriced: run.options.unpriced ?? [],
+    cost: runCost(getRunCost(db, { runId })),
+    batches: getRunBatches(db, { runId }).map((b) => ({
+      id: b.id,
+      judge: b.judge,
+      status: b.status,
+      total: b.taskIds.length,
+      succeeded: b.succeeded,
+      failed: b.failed,
+    })),
     triage: {
       query,
       judges: triageJudges,
       view,
       page,
-      verdictCount: verdicts.length,
       caseNames,
       results: pageResults,
       keep: { case: spCase, criterion: spCriterion },
@@ -94,10 +114,28 @@ export function loadRunPage(db: Db, runId: string, sp: Params) {
     selected,
     cell: selected ? loadCell(db, run, selected) : undefined,
     panel: panelStatsFromCounts(stats, run.options.judges),
+    spreads: scoreSpreads({ cases, cells: stats, judges: run.options.judges, n: run.options.n }),
   };
 }
 
 type RunLike = { id: string; options: { judges: string[]; n: number } };
+
+/**
+ * A live run's verdicts so far: the finished run's rule (computeVerdicts) over the samples stored
+ * until now. The page marks the ones with samples pending as partial.
+ */
+function liveVerdicts(
+  db: Db,
+  run: RunLike & { options: Pick<RunOptions, "panel" | "criterionJudges"> },
+  cases: CaseIndexEntry[],
+) {
+  const verdicts = computeVerdicts(cases, getRunScores(db, { runId: run.id }), run.options.judges, {
+    n: run.options.n,
+    panel: run.options.panel,
+    criterionJudges: run.options.criterionJudges,
+  });
+  return verdictRows(run.id, verdicts);
+}
 
 /**
  * One case × criterion cell: its case, its current samples in judge then sample order, the
@@ -122,6 +160,7 @@ function loadCell(db: Db, run: RunLike, selected: CellRef) {
   const scored = samples.filter((s) => s.score !== null && !s.error);
   const judges = [...new Set(scored.map((s) => s.judge))];
   const deterministic = criterion.type === "deterministic";
+  const askedSamples = deterministic ? 1 : run.options.judges.length * run.options.n;
   const judgeMeans = judges.map((j) => ({
     judge: j,
     mean: mean(scored.filter((s) => s.judge === j).map((s) => s.score as number)),
@@ -139,7 +178,10 @@ function loadCell(db: Db, run: RunLike, selected: CellRef) {
     judgeMeans,
     panelMean: judgeMeans.length ? mean(judgeMeans.map((m) => m.mean)) : null,
     askedJudges: deterministic ? 1 : run.options.judges.length,
-    askedSamples: deterministic ? 1 : run.options.judges.length * run.options.n,
+    askedSamples,
+    /** samples neither answered nor failed yet (a live run's cell is partial while any is) */
+    pending: Math.max(0, askedSamples - samples.length),
+    n: deterministic ? 1 : run.options.n,
     label: getVerdictLabel(db, { runId: run.id, ...selected }),
   };
 }

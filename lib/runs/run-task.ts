@@ -7,11 +7,12 @@ import { deterministicTimeoutMs, type LogicPool, sharedLogicPool } from "../crit
 import { errorMessage, isJuryError, JuryError } from "../errors";
 import type { CallScheduler } from "../jobs/scheduler";
 import { callJudge } from "../judging/call-judge";
-import { partialReply } from "../judging/call-model";
+import { type CallResult, partialReply } from "../judging/call-model";
 import { parseJudgment } from "../judging/parse-json";
 import { buildJudgePrompt, type JudgeRequest } from "../judging/prompt";
+import { promptCacheKey } from "../judging/prompt-cache";
 import { getOrInsert } from "../map-utils";
-import { costOf } from "../pricing";
+import { costOf, type Price, resolvePrice, type TokenUsage, uncachedCostOf } from "../pricing";
 import type { Settings } from "../settings/schema";
 import { judgeCacheKey } from "./cache-key";
 
@@ -19,6 +20,8 @@ import { judgeCacheKey } from "./cache-key";
 export type TaskOutcome = {
   sample: Omit<SampleWrite, "taskId" | "runId" | "caseId" | "criterionId" | "judge" | "sampleIndex">;
   cache?: SampleRecord["cache"];
+  /** the AI SDK's warnings about the call (see CallResult.warnings) */
+  warnings?: string[];
 };
 
 /** What the tasks of one run share: built once per run, read by every task. */
@@ -121,15 +124,8 @@ async function askJudge(
   cc: CaseCriterion,
 ): Promise<TaskOutcome | undefined> {
   const { options, signal } = env;
-  const input = c.input as Input;
-  const req = getOrInsert(env.prompts, `${task.caseId}\u0000${task.criterionId}`, () =>
-    buildJudgePrompt(def, input, c.output, { hint: input.hint, focusAreas: input.focusAreas }),
-  );
-  const cacheKey = judgeCacheKey(task.judge, req, options.temperature, task.sampleIndex);
-  const answer = (text: string) => {
-    const p = parseJudgment(text, cc.scale);
-    return { ok: p.ok, fields: p.ok ? { score: p.score, reasoning: p.reasoning } : { error: p.error } };
-  };
+  const { req, cacheKey } = judgeRequestOf(env, task, def, c);
+  const answer = answerOf(cc.scale);
   // a re-sampled task (fresh) asks anew: its stored answer would only repeat the old sample
   if (!options.noCache && !task.fresh) {
     const hit = getCachedResponse(env.db, cacheKey);
@@ -153,27 +149,90 @@ async function askJudge(
       scheduler: env.scheduler,
       temperature: options.temperature,
       signal,
+      promptCacheKey: promptCachingOn(env) ? promptCacheKey(req) : undefined,
     });
-    const price = env.settings.prices[task.judge];
-    const parsed = answer(r.text);
-    return {
-      sample: {
-        ...EMPTY,
-        ...parsed.fields,
-        rawText: r.text,
-        latencyMs: r.latencyMs,
-        inputTokens: r.inputTokens,
-        outputTokens: r.outputTokens,
-        costUsd: price ? costOf(price, r.inputTokens, r.outputTokens) : 0,
-        attempts: r.attempts,
-        requestKey: cacheKey,
-      },
-      // only an answer that parsed is cached: a broken one is asked again next time
-      cache: parsed.ok ? { key: cacheKey, ...r } : undefined,
-    };
+    return outcomeOfCall(env, task, cc.scale, cacheKey, r);
   } catch (err) {
     if (signal.aborted) return undefined; // left pending: a resume picks it up
-    // a reply over the size cap is stored once, cut to the cap, as this sample's error
-    return { sample: { ...EMPTY, ...partialReply(err), error: errorMessage(err), requestKey: cacheKey } };
+    // the attempts made; and a reply over the size cap, a refusal or a cut-off answer is stored once
+    // (its text, cut to the cap) with the tokens it cost, as this sample's error
+    const p = partialReply(err);
+    const price = resolvePrice(env.settings.prices, task.judge);
+    const cost =
+      p.inputTokens !== undefined
+        ? priced(price, { ...p, inputTokens: p.inputTokens, outputTokens: p.outputTokens ?? 0 })
+        : {};
+    return { sample: { ...EMPTY, ...p, ...cost, error: errorMessage(err), requestKey: cacheKey } };
   }
+}
+
+/** Prompt caching for this run: its own choice, else Settings' (on by default). */
+export function promptCachingOn(env: Pick<TaskEnv, "options" | "settings">): boolean {
+  return env.options.promptCaching ?? env.settings.judging.promptCaching;
+}
+
+/**
+ * A call's cost fields: its cost at the price (0 when unpriced: the run lists the judge as unpriced),
+ * its cache and reasoning tokens, and what the prompt cache saved against full-price input.
+ */
+export function priced(price: Price | undefined, u: TokenUsage, opts: { batch?: boolean } = {}) {
+  const cost = price ? costOf(price, u, opts) : 0;
+  return {
+    costUsd: cost,
+    cacheReadTokens: u.cacheReadTokens ?? 0,
+    cacheWriteTokens: u.cacheWriteTokens ?? 0,
+    reasoningTokens: u.reasoningTokens ?? 0,
+    cacheSavedUsd: price ? uncachedCostOf(price, u, opts) - cost : 0,
+    batched: opts.batch ?? false,
+  };
+}
+
+/** The judge prompt of a task's case × criterion (built once per run) and the call's response-cache key. */
+export function judgeRequestOf(env: TaskEnv, task: Task, def: LlmCriterion, c: RunCase) {
+  const input = c.input as Input;
+  const req = getOrInsert(env.prompts, `${task.caseId}\u0000${task.criterionId}`, () =>
+    buildJudgePrompt(def, input, c.output, { hint: input.hint, focusAreas: input.focusAreas }),
+  );
+  return { req, cacheKey: judgeCacheKey(task.judge, req, env.options.temperature, task.sampleIndex) };
+}
+
+function answerOf(scale: [number, number] | number[]) {
+  return (text: string) => {
+    const p = parseJudgment(text, scale as [number, number]);
+    return { ok: p.ok, fields: p.ok ? { score: p.score, reasoning: p.reasoning } : { error: p.error } };
+  };
+}
+
+/** A judge's answer as its task stores it: score or error, tokens, cost (at the batch rate when batched). */
+export function outcomeOfCall(
+  env: TaskEnv,
+  task: Task,
+  scale: [number, number] | number[],
+  cacheKey: string,
+  r: CallResult,
+  opts: { batch?: boolean } = {},
+): TaskOutcome {
+  const price = resolvePrice(env.settings.prices, task.judge);
+  const parsed = answerOf(scale)(r.text);
+  return {
+    sample: {
+      ...EMPTY,
+      ...parsed.fields,
+      rawText: r.text,
+      latencyMs: r.latencyMs,
+      inputTokens: r.inputTokens,
+      outputTokens: r.outputTokens,
+      ...priced(price, r, opts),
+      attempts: r.attempts,
+      requestKey: cacheKey,
+    },
+    // only an answer that parsed is cached: a broken one is asked again next time
+    cache: parsed.ok ? { key: cacheKey, ...r } : undefined,
+    warnings: r.warnings,
+  };
+}
+
+/** A failed call's sample (a batch request that expired, was cancelled or errored). */
+export function failedOutcome(cacheKey: string, error: string): TaskOutcome {
+  return { sample: { ...EMPTY, error, requestKey: cacheKey } };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ResultRow, RunCase, Sample } from "../domain";
 import { aggregateAcrossModels } from "../judging/aggregate";
+import { runCoverage } from "./coverage";
 import {
   cellMatches,
   DEFAULT_TRIAGE,
@@ -9,6 +10,7 @@ import {
   triageCells,
   triageSearch,
   triageView,
+  verdictsHeading,
 } from "./triage";
 
 type S = Pick<Sample, "caseId" | "criterionId" | "judge" | "score" | "error">;
@@ -166,5 +168,74 @@ describe("triage", () => {
         { case: "c1", criterion: "helpful" },
       ),
     ).toBe("?status=failed&judge=local%3Aa+b&case=c1&criterion=helpful");
+  });
+});
+
+describe("triage counts and filters agree with what is shown", () => {
+  // c1/brief: both of judge b's samples failed; c2/helpful: one of b's failed (3 failed samples in 2 cells)
+  const withFailures = samples.map((s) =>
+    s.caseId === "c1" && s.criterionId === "brief" && s.judge === "b" ? bad("c1", "brief", "b") : s,
+  );
+  const failedCells = triageCells(cases, results(), withFailures);
+  const v2 = (q: Partial<TriageQuery>) =>
+    triageView(failedCells, ["c1", "c2", "c3"], ["helpful", "brief"], { ...DEFAULT_TRIAGE, ...q }, 2);
+
+  it("'Failed samples' counts samples, the same number the run's coverage counts as failed", () => {
+    const failed = runCoverage(["a", "b"], withFailures.length, withFailures).samples_failed;
+    expect(failed).toBe(3);
+    expect(v2({}).counts.failed).toBe(failed);
+    expect(v2({ judge: "b" }).counts.failed).toBe(3);
+    expect(v2({ judge: "a" }).counts.failed).toBe(0);
+    // the cells shown under it are the cells holding those samples
+    expect(v2({ status: "failed" }).matching).toBe(2);
+  });
+
+  it("a status filter hides the cells (and the criteria) that do not match", () => {
+    const v = view({ status: "fail" });
+    expect(v.rows.map((r) => r.caseId)).toEqual(["c3"]);
+    expect(v.rows.every((r) => r.cells.every((c) => c.match))).toBe(true);
+    expect(v.criteria).toEqual(["brief"]);
+    const shownCells = v.rows.reduce((a, r) => a + r.cells.length, 0);
+    expect(shownCells).toBe(v.counts.fail);
+    // unfiltered: every cell, every criterion
+    expect(view({}).rows.reduce((a, r) => a + r.cells.length, 0)).toBe(6);
+    expect(view({}).criteria).toEqual(["helpful", "brief"]);
+  });
+
+  it("with a judge chosen, 'All (N)' and the heading's 'x of y cells' count the same cells", () => {
+    const det = {
+      id: "format",
+      type: "deterministic" as const,
+      scale: [0, 1] as [number, number],
+      threshold: 1,
+      params: {},
+    };
+    const mixed = cases.map((c) => ({ ...c, criteria: [...c.criteria, det] }));
+    const detSamples = ["c1", "c2", "c3"].map((caseId) => ok(caseId, "format", "deterministic", 1));
+    const all = [...samples, ...detSamples];
+    const mixedCells = triageCells(mixed, results(), all);
+    const q = { ...DEFAULT_TRIAGE, judge: "a" };
+    const v = triageView(mixedCells, ["c1", "c2", "c3"], ["helpful", "brief", "format"], q, 2);
+    expect(v.counts.all).toBe(6); // judge a is asked on the two LLM criteria only
+    expect(v.cells).toBe(v.counts.all);
+    expect(v.withVerdict).toBe(6);
+    expect(verdictsHeading(v, q)).toBe("6 of 6 cells a was asked on have a verdict");
+    const panel = triageView(
+      mixedCells,
+      ["c1", "c2", "c3"],
+      ["helpful", "brief", "format"],
+      DEFAULT_TRIAGE,
+      2,
+    );
+    expect(panel.cells).toBe(9);
+    expect(panel.withVerdict).toBe(6); // the format cells have no stored verdict in this fixture
+    expect(verdictsHeading(panel, DEFAULT_TRIAGE)).toBe("6 of 9 case × criterion cells have a verdict");
+    const failing = { ...DEFAULT_TRIAGE, status: "fail" as const };
+    expect(
+      verdictsHeading(
+        triageView(mixedCells, ["c1", "c2", "c3"], ["helpful", "brief", "format"], failing, 2),
+        failing,
+      ),
+    ).toBe("6 of 9 case × criterion cells have a verdict · 1 matches Verdict FAIL");
   });
 });

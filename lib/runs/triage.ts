@@ -138,6 +138,8 @@ export type TriageCell = {
   /** the cross-judge std, else the mean within-judge std; null with one answered sample */
   spread: number | null;
   byJudge: Map<string, JudgeInCell>;
+  /** the run is live and some of the cell's samples are pending: its verdict may still change */
+  partial: boolean;
 };
 
 type SampleLike = Pick<Sample, "caseId" | "criterionId" | "judge" | "score" | "error">;
@@ -224,6 +226,7 @@ export function triageCellsFrom(
   cases: readonly CaseCriteria[],
   verdicts: readonly VerdictSummary[],
   stats: readonly CellJudgeStats[],
+  { live = false }: { live?: boolean } = {},
 ): TriageCell[] {
   const byCell = new Map<string, CellJudgeStats[]>();
   for (const g of stats) getOrInsert(byCell, cellKey(g.caseId, g.criterionId), () => []).push(g);
@@ -263,6 +266,7 @@ export function triageCellsFrom(
           verdict?.crossModelStd ??
           (within.length ? within.reduce((a, b) => a + b, 0) / within.length : null),
         byJudge,
+        partial: live && (!cov || cov.samplesAnswered + failedSamples < cov.samplesAsked),
       });
     }
   }
@@ -282,10 +286,11 @@ export function cellMatches(cell: TriageCell, status: TriageStatus, judge: strin
       return true;
     case "failed":
       return j ? j.failed > 0 : cell.failedSamples > 0;
+    // a partial verdict may still change: it is neither a FAIL nor flagged yet
     case "fail":
-      return cell.verdict !== undefined && !cell.verdict.passed;
+      return !cell.partial && cell.verdict !== undefined && !cell.verdict.passed;
     case "flagged":
-      return cell.flagged;
+      return !cell.partial && cell.flagged;
     case "unstable":
       return j
         ? j.max !== null && j.min !== null && j.max >= cell.threshold && j.min < cell.threshold
@@ -298,14 +303,42 @@ export function cellMatches(cell: TriageCell, status: TriageStatus, judge: strin
 export type TriageRow = { caseId: string; cells: { cell: TriageCell; match: boolean }[] };
 
 export type TriageView = {
-  /** the criteria shown as columns (one when filtered to a criterion) */
+  /** the criteria shown as columns (one when filtered to a criterion; under a filter, those with a match) */
   criteria: string[];
-  /** cases with at least one matching cell (every case under "all" with no judge), in the chosen order */
+  /**
+   * cases with at least one matching cell (every case under "all" with no judge), in the chosen
+   * order; under a filter each row holds its matching cells only
+   */
   rows: TriageRow[];
-  /** matching cells per status, under the current judge and criterion filters: the status buttons' counts */
+  /**
+   * the status buttons' counts, under the current judge and criterion filters: matching cells per
+   * status, except `failed`, which counts failed samples (the run's coverage counts the same)
+   */
   counts: Record<TriageStatus, number>;
+  /** cells matching the current status */
   matching: number;
+  /** cells under the judge and criterion filters (with a judge: the cells it was asked on), = counts.all */
+  cells: number;
+  /** of those, the cells with a verdict */
+  withVerdict: number;
 };
+
+/** Failed samples of a cell: the judge's own with a judge chosen, else every judge's. */
+const failedOf = (c: TriageCell, judge: string | null) =>
+  judge ? (c.byJudge.get(judge)?.failed ?? 0) : c.failedSamples;
+
+/**
+ * What the verdict table's heading says it rests on: cells with a verdict of the cells under the
+ * judge and criterion filters (the same cells "All (N)" counts), and how many match the status.
+ */
+export function verdictsHeading(view: TriageView, q: TriageQuery): string {
+  const of = q.judge ? `cells ${q.judge} was asked on` : "case × criterion cells";
+  const status =
+    q.status === "all"
+      ? ""
+      : ` · ${view.matching} ${view.matching === 1 ? "matches" : "match"} ${triageStatusLabels[q.status]}`;
+  return `${view.withVerdict} of ${view.cells} ${of} ${view.withVerdict === 1 && view.cells === 1 ? "has" : "have"} a verdict${status}`;
+}
 
 /** Filters and sorts the cases × criteria table. */
 export function triageView(
@@ -315,18 +348,29 @@ export function triageView(
   q: TriageQuery,
   n = 1,
 ): TriageView {
-  const criteria = q.criterion ? allCriteria.filter((c) => c === q.criterion) : allCriteria;
-  const shown = cells.filter((c) => criteria.includes(c.criterionId));
+  const columns = q.criterion ? allCriteria.filter((c) => c === q.criterion) : allCriteria;
+  const shown = cells.filter((c) => columns.includes(c.criterionId));
   const counts = Object.fromEntries(
-    triageStatuses.map((s) => [s, shown.filter((c) => cellMatches(c, s, q.judge, n)).length]),
+    triageStatuses.map((s) => {
+      const hits = shown.filter((c) => cellMatches(c, s, q.judge, n));
+      return [s, s === "failed" ? hits.reduce((a, c) => a + failedOf(c, q.judge), 0) : hits.length];
+    }),
   ) as Record<TriageStatus, number>;
-  const byCase = new Map<string, { cell: TriageCell; match: boolean }[]>();
-  for (const c of shown)
-    getOrInsert(byCase, c.caseId, () => []).push({ cell: c, match: cellMatches(c, q.status, q.judge, n) });
   const unfiltered = q.status === "all" && !q.judge;
+  const byCase = new Map<string, { cell: TriageCell; match: boolean }[]>();
+  let matching = 0;
+  for (const c of shown) {
+    const match = cellMatches(c, q.status, q.judge, n);
+    if (match) matching++;
+    // a filter hides what does not match: the cell is left out of its row
+    if (match || unfiltered) getOrInsert(byCase, c.caseId, () => []).push({ cell: c, match });
+  }
   let rows: TriageRow[] = caseOrder
     .map((caseId) => ({ caseId, cells: byCase.get(caseId) ?? [] }))
-    .filter((r) => unfiltered || r.cells.some((c) => c.match));
+    .filter((r) => unfiltered || r.cells.length > 0);
+  const withMatch = new Set(rows.flatMap((r) => r.cells.map((c) => c.cell.criterionId)));
+  const criteria = unfiltered ? columns : columns.filter((c) => withMatch.has(c));
+  const asked = shown.filter((c) => cellMatches(c, "all", q.judge, n));
   const matched = (r: TriageRow) => r.cells.filter((c) => c.match).map((c) => c.cell);
   const worst = (r: TriageRow, f: (c: TriageCell) => number) => Math.min(...matched(r).map(f), Infinity);
   const sorters: Record<TriageSort, ((r: TriageRow) => number) | null> = {
@@ -343,5 +387,12 @@ export function triageView(
     keyed.sort((a, b) => a.k - b.k || a.i - b.i);
     rows = keyed.map((x) => x.r);
   }
-  return { criteria, rows, counts, matching: counts[q.status] };
+  return {
+    criteria,
+    rows,
+    counts,
+    matching,
+    cells: asked.length,
+    withVerdict: asked.filter((c) => c.verdict !== undefined).length,
+  };
 }

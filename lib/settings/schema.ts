@@ -152,6 +152,12 @@ export const provenancePathSchema = z
 export const priceSchema = z.object({
   inputPerMTok: z.number().min(0).max(10_000),
   outputPerMTok: z.number().min(0).max(10_000),
+  /** input read from the provider's prompt cache; absent: the input rate */
+  cachedInputPerMTok: z.number().min(0).max(10_000).optional(),
+  /** input written to the provider's prompt cache; absent: the input rate */
+  cacheWritePerMTok: z.number().min(0).max(10_000).optional(),
+  /** the share off every rate through the provider's batch API (0.5: half price); absent: none */
+  batchDiscount: z.number().min(0, "Must be ≥ 0").max(1, "Must be ≤ 1").optional(),
 });
 
 export const settingsSchema = z.object({
@@ -184,10 +190,22 @@ export const settingsSchema = z.object({
     perProviderConcurrency: z.int().min(1).max(256),
     timeoutMs: z.int().min(100).max(600_000),
     maxRetries: z.int().min(0).max(10),
+    /**
+     * the most output tokens a judge's answer may take, sent with every call (reasoning models get
+     * lib/judging/output-limit.ts's headroom on top); a judge listed in maxOutputTokensByJudge uses its own
+     */
+    maxOutputTokens: z
+      .int("Must be a whole number")
+      .min(16, "At least 16")
+      .max(128_000, "At most 128,000")
+      .default(1024),
+    maxOutputTokensByJudge: z.record(judgeId, z.int().min(16).max(128_000)).default({}),
     // the panel options; a suite's criterion may override them
     consensusThreshold: z.number().min(0, "Must be ≥ 0").max(9, "Must be ≤ 9").default(1.5),
     flagLowConsensus: z.boolean().default(true),
     reportUncertainty: z.boolean().default(true),
+    /** ask the providers to cache each judge prompt's stable prefix (cache breakpoints, a cache key) */
+    promptCaching: z.boolean().default(true),
   }),
   memoryJudge: memoryJudgeSchema,
   prices: z.record(modelId, priceSchema),
@@ -224,17 +242,45 @@ export const defaultSettings: Settings = {
     perProviderConcurrency: 4,
     timeoutMs: 60_000,
     maxRetries: 4,
+    maxOutputTokens: 1024,
+    maxOutputTokensByJudge: {},
     consensusThreshold: 1.5,
     flagLowConsensus: true,
     reportUncertainty: true,
+    promptCaching: true,
   },
   memoryJudge: memoryJudgeSchema.parse({}),
-  // USD per million tokens. Edit them in Settings: prices change, and these are only a start.
+  // USD per million tokens, from the providers' published prices (standard tier). Edit them in
+  // Settings: prices change, and these are only a start. Cache reads cost a tenth of input at all
+  // three; Anthropic charges 1.25× input for a cache write (5-minute lifetime), OpenAI and Google
+  // bill it as input; the batch APIs take half off.
   prices: {
-    "openai:gpt-5-mini": { inputPerMTok: 0.25, outputPerMTok: 2 },
-    "anthropic:claude-sonnet-4-5": { inputPerMTok: 3, outputPerMTok: 15 },
-    "anthropic:claude-haiku-4-5-20251001": { inputPerMTok: 1, outputPerMTok: 5 },
-    "google:gemini-2.5-flash": { inputPerMTok: 0.3, outputPerMTok: 2.5 },
+    "openai:gpt-5-mini": {
+      inputPerMTok: 0.25,
+      cachedInputPerMTok: 0.025,
+      outputPerMTok: 2,
+      batchDiscount: 0.5,
+    },
+    "anthropic:claude-sonnet-4-5": {
+      inputPerMTok: 3,
+      cachedInputPerMTok: 0.3,
+      cacheWritePerMTok: 3.75,
+      outputPerMTok: 15,
+      batchDiscount: 0.5,
+    },
+    "anthropic:claude-haiku-4-5-20251001": {
+      inputPerMTok: 1,
+      cachedInputPerMTok: 0.1,
+      cacheWritePerMTok: 1.25,
+      outputPerMTok: 5,
+      batchDiscount: 0.5,
+    },
+    "google:gemini-2.5-flash": {
+      inputPerMTok: 0.3,
+      cachedInputPerMTok: 0.03,
+      outputPerMTok: 2.5,
+      batchDiscount: 0.5,
+    },
   },
   criteriaPanels: {},
   reviewJudges: [],

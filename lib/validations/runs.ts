@@ -8,6 +8,8 @@ export const startRunSchema = z.object({
     .int("N must be a whole number")
     .min(1, "N must be at least 1")
     .max(10, "N must be at most 10"),
+  /** the run form's batch toggle: a checkbox sends "on" when checked, nothing otherwise */
+  batch: z.literal("on").optional(),
 });
 
 export const runIdSchema = z.string().regex(/^run_\d{8}_[0-9a-f]{8}$/, "Not a run id");

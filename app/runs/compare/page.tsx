@@ -1,5 +1,7 @@
 import Link from "next/link";
 import { connection } from "next/server";
+import { judgeColors } from "@/components/charts/colors";
+import { CompareSpreads } from "@/components/runs/compare-spreads";
 import { Card, EmptyState, PageTitle } from "@/components/ui/card";
 import { ScrollTable } from "@/components/ui/scroll-table";
 import { TableHead } from "@/components/ui/table-head";
@@ -8,10 +10,17 @@ import { getRunCases, getRunResults, listRuns } from "@/db/queries/runs";
 import type { Coverage } from "@/lib/judging/aggregate";
 import { compareRuns } from "@/lib/runs/compare";
 import { compareConfigs } from "@/lib/runs/compare-config";
+import { loadScoreSpreads } from "@/lib/runs/load-score-spreads";
 
 type Props = { searchParams: Promise<{ a?: string; b?: string }> };
 
 const f = (x: number | null) => (x === null ? "—" : x.toFixed(2));
+/**
+ * Below md the case · criterion column sticks to the left of the scrolling table, narrow enough to
+ * leave the verdict and what it rests on in view beside it; its background covers what scrolls under.
+ */
+const STICKY = "max-md:sticky max-md:left-0 max-md:z-10 max-md:w-28 max-md:min-w-28 max-md:max-w-28";
+
 const cov = (c: Coverage | null) =>
   c ? `${c.judges_answered}/${c.judges_asked} · ${c.samples_answered}/${c.samples_asked}` : "—";
 
@@ -32,6 +41,9 @@ export default async function ComparePage({ searchParams }: Props) {
         )
       : [];
   const differing = config.filter((r) => r.differs).length;
+  const spreads = ra && rb ? { a: loadScoreSpreads(db, ra), b: loadScoreSpreads(db, rb) } : null;
+  // both panels' judges resolved together: one judge, one colour, on both sides
+  const colors = judgeColors([...(ra?.options.judges ?? []), ...(rb?.options.judges ?? [])]);
   const select = (name: string, value?: string) => (
     <select
       name={name}
@@ -107,18 +119,17 @@ export default async function ComparePage({ searchParams }: Props) {
               <table className="w-full text-left text-sm tabular-nums" data-testid="compare-table">
                 <TableHead
                   columns={[
-                    "Case",
-                    "Criterion",
-                    "A",
-                    "B",
-                    "Δ",
+                    { label: "Case · criterion", className: `${STICKY} bg-white` },
                     "Verdict",
-                    { label: "Spread A / B", title: "mean within-judge std of the samples" },
                     {
                       label: "Answered A / B",
                       title:
                         "judges answered/asked · samples answered/asked, in each run (failed samples are not scored)",
                     },
+                    "A",
+                    "B",
+                    "Δ",
+                    { label: "Spread A / B", title: "mean within-judge std of the samples" },
                     {
                       label: "Consensus A / B",
                       title: "a consensus level needs two judges or more that answered",
@@ -131,30 +142,38 @@ export default async function ComparePage({ searchParams }: Props) {
                       key={`${c.caseId}-${c.criterionId}`}
                       className={`border-t border-zinc-100 ${c.flipped ? "bg-amber-50" : ""}`}
                     >
-                      <td>{c.caseId}</td>
-                      <td>{c.criterionId}</td>
-                      <td>{f(c.a)}</td>
-                      <td>{f(c.b)}</td>
-                      <td>{c.delta === null ? "—" : `${c.delta > 0 ? "+" : ""}${c.delta.toFixed(2)}`}</td>
-                      <td>
+                      <th
+                        scope="row"
+                        className={`${STICKY} py-1 text-left font-normal ${c.flipped ? "bg-amber-50" : "bg-white"}`}
+                      >
+                        <span className="block [overflow-wrap:anywhere]">{c.caseId}</span>
+                        <span className="block text-xs text-zinc-600 [overflow-wrap:anywhere]">
+                          {c.criterionId}
+                        </span>
+                      </th>
+                      <td className="whitespace-nowrap">
                         {c.flipped
                           ? `flip: ${c.passedA ? "pass→FAIL" : "FAIL→pass"}`
                           : c.passedA
                             ? "pass"
                             : "FAIL"}
                       </td>
-                      <td>
-                        {f(c.spreadA)} / {f(c.spreadB)}
-                      </td>
                       <td
                         data-testid="compare-coverage"
-                        className={
+                        className={`text-xs ${
                           [c.coverageA, c.coverageB].some((x) => x && x.samples_answered < x.samples_asked)
                             ? "text-orange-800"
                             : ""
-                        }
+                        }`}
                       >
-                        {cov(c.coverageA)} / {cov(c.coverageB)}
+                        <span className="block whitespace-nowrap">A {cov(c.coverageA)}</span>
+                        <span className="block whitespace-nowrap">B {cov(c.coverageB)}</span>
+                      </td>
+                      <td>{f(c.a)}</td>
+                      <td>{f(c.b)}</td>
+                      <td>{c.delta === null ? "—" : `${c.delta > 0 ? "+" : ""}${c.delta.toFixed(2)}`}</td>
+                      <td>
+                        {f(c.spreadA)} / {f(c.spreadB)}
                       </td>
                       <td className="text-xs">
                         {c.agreementA ?? "—"} / {c.agreementB ?? "—"}
@@ -183,6 +202,9 @@ export default async function ComparePage({ searchParams }: Props) {
               </Link>
             </p>
           </Card>
+          {spreads && ra && rb && (
+            <CompareSpreads a={spreads.a} b={spreads.b} colors={colors} ids={[ra.id, rb.id]} />
+          )}
         </>
       )}
     </div>

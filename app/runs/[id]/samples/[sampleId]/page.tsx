@@ -5,7 +5,9 @@ import type { ReactNode } from "react";
 import { Card, PageTitle } from "@/components/ui/card";
 import { getDb } from "@/db/client";
 import { loadProjectCriteria } from "@/lib/criteria/load";
+import { formatCost } from "@/lib/pricing";
 import { inspectSample, type RequestCheck } from "@/lib/runs/inspect";
+import { sampleLabel } from "@/lib/runs/sample-number";
 import { runIdSchema } from "@/lib/validations/runs";
 
 type Props = { params: Promise<{ id: string; sampleId: string }> };
@@ -78,12 +80,15 @@ export default async function CallInspectorPage({ params }: Props) {
           </Link>
         }
       >
-        Call: <code className="text-lg">{s.judge}</code> · sample {s.sampleIndex + 1}
+        Call: <code className="text-lg">{s.judge}</code> ·{" "}
+        <span data-testid="inspector-sample">
+          {sampleLabel(s.sampleIndex, x.kind === "llm" ? x.run.n : 1)}
+        </span>
       </PageTitle>
       <p className="-mt-3 text-xs text-zinc-600">
         run <span className="font-mono">{x.run.id}</span> ({x.run.suiteName}) · case {x.caseName} (
         <span className="font-mono">{x.caseId}</span>) · criterion {x.criterionId}
-        {x.criterion.version && ` v${x.criterion.version}`} · sample #{s.id}
+        {x.criterion.version && ` v${x.criterion.version}`} · call id {s.id}
         {s.supersededAt && (
           <span className="ml-2 rounded bg-zinc-200 px-1 text-zinc-800" data-testid="inspector-superseded">
             superseded ({s.supersededReason === "resampled" ? "re-sampled" : "retried"}{" "}
@@ -122,7 +127,10 @@ export default async function CallInspectorPage({ params }: Props) {
                   </span>,
                 ],
                 ["response format", "json_schema (strict), named response: the schema below"],
-                ["sample index", `${x.request.sampleIndex} (samples of one prompt are separate calls)`],
+                [
+                  "sample",
+                  `${sampleLabel(x.request.sampleIndex, x.run.n)} (each sample of one prompt is a separate call)`,
+                ],
                 [
                   "request hash",
                   <code key="h" className="break-all text-xs">
@@ -200,7 +208,10 @@ export default async function CallInspectorPage({ params }: Props) {
                 </span>,
               ],
               ["tokens", `${s.inputTokens} in / ${s.outputTokens} out`],
-              ["cost", x.unpriced ? "unpriced (no price in Settings)" : `$${s.costUsd.toFixed(6)}`],
+              [
+                "cost",
+                `${formatCost(x.unpriced ? null : s.costUsd, { cached: s.cached })}${x.unpriced ? " (no price in Settings)" : ""}`,
+              ],
               ["latency", `${s.latencyMs} ms${s.cached ? " (from the cache)" : ""}`],
               [
                 "attempts",
@@ -219,7 +230,7 @@ export default async function CallInspectorPage({ params }: Props) {
           />
           {s.error && (
             <p className="text-sm text-red-700" data-testid="response-error">
-              Failed (not scored): {s.error}
+              Failed (not scored, <span data-testid="response-error-kind">{s.errorKind}</span>): {s.error}
             </p>
           )}
           {s.reasoning && (
