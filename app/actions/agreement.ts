@@ -99,8 +99,9 @@ export async function importAgreement(_prev: ImportState, formData: FormData): P
     const specFile = path.join(dir, "import.json");
     await fs.promises.writeFile(specFile, JSON.stringify(spec));
     const jobId = importJobId(setId);
-    enqueueJob(getDb(), { id: jobId, kind: "agreement" });
-    startAgreementProcess(["import", specFile]);
+    const db = getDb();
+    enqueueJob(db, { id: jobId, kind: "agreement" });
+    startAgreementProcess(db, jobId, ["import", specFile]);
     return { ok: true, data: { setId, jobId } };
   } catch (err) {
     return actionFailed(`Nothing imported: ${errorMessage(err)}`);

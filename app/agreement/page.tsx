@@ -2,6 +2,7 @@ import Link from "next/link";
 import { connection } from "next/server";
 import { ImportForm } from "@/components/agreement/import-form";
 import { Card, EmptyState, PageTitle } from "@/components/ui/card";
+import { ScrollTable } from "@/components/ui/scroll-table";
 import { TableHead } from "@/components/ui/table-head";
 import { getDb } from "@/db/client";
 import { listAgreementSets } from "@/db/queries/agreement";
@@ -37,7 +38,7 @@ export default async function AgreementPage() {
             <code>jury agreement label &lt;run&gt; &lt;case&gt; &lt;criterion&gt; pass|fail</code>.
           </p>
         ) : (
-          <div className="overflow-x-auto" data-testid="labelled-runs-scroll">
+          <ScrollTable label="Runs with labels" testId="labelled-runs-scroll">
             <table className="w-full min-w-[32rem] text-left text-sm">
               <TableHead
                 columns={[
@@ -69,7 +70,7 @@ export default async function AgreementPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollTable>
         )}
       </Card>
       <Card title="Imports and pairwise audits" testId="agreement-sets">
@@ -82,7 +83,7 @@ export default async function AgreementPage() {
             <code>jury agreement pairwise examples/agreement/pairwise --judges …</code>.
           </EmptyState>
         ) : (
-          <div className="overflow-x-auto" data-testid="agreement-sets-scroll">
+          <ScrollTable label="Imports and pairwise audits" testId="agreement-sets-scroll">
             <table className="w-full min-w-[36rem] text-left text-sm">
               <TableHead
                 columns={["Import", "Kind", "Name", { label: "Items", align: "right" }, "Judges", "Created"]}
@@ -116,7 +117,7 @@ export default async function AgreementPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollTable>
         )}
       </Card>
       <Card title="Import judgments" testId="agreement-import">

@@ -89,7 +89,7 @@ export function ConfusionMatrix({
 
 /** A list of ids, cut after `max` with how many more. */
 export function IdList({ ids, max = 30 }: { ids: readonly string[]; max?: number }) {
-  if (ids.length === 0) return <span className="text-zinc-400">none</span>;
+  if (ids.length === 0) return <span className="text-zinc-500">none</span>;
   return (
     <span className="font-mono text-xs">
       {ids.slice(0, max).join(", ")}

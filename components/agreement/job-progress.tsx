@@ -6,7 +6,8 @@ import { cancelAgreementJob } from "@/app/actions/agreement";
 import { useLiveProgress } from "@/components/jobs/use-live-progress";
 import { isLive, type LiveProgress } from "@/lib/jobs/live";
 
-export const queuedProgress = (): LiveProgress => ({
+/** One object for every render: a fresh default each render would reset the followed progress. */
+const QUEUED: LiveProgress = {
   kind: "agreement",
   status: "queued",
   total: 0,
@@ -16,7 +17,7 @@ export const queuedProgress = (): LiveProgress => ({
   startedAt: null,
   latest: [],
   cursor: 0,
-});
+};
 
 /**
  * An agreement import's or report's job, followed from /api/progress/<job id>: files read, then
@@ -26,7 +27,7 @@ export const queuedProgress = (): LiveProgress => ({
 export function AgreementJobProgress({
   jobId,
   what,
-  initial = queuedProgress(),
+  initial = QUEUED,
   doneHref,
 }: {
   jobId: string;

@@ -1,4 +1,5 @@
 import { Card } from "@/components/ui/card";
+import { ScrollTable } from "@/components/ui/scroll-table";
 import { TableHead } from "@/components/ui/table-head";
 import type { SetReport } from "@/lib/agreement/report";
 import { ConfusionMatrix, FigureCell, IdList } from "./figure";
@@ -19,7 +20,7 @@ export function SetReportView({ r }: { r: SetReport }) {
             winner in both orders (an unusable answer agrees with nothing). First-position wins: of the
             answers naming a winner, the share that named whichever output was shown first (50% is unbiased).
           </p>
-          <div className="overflow-x-auto">
+          <ScrollTable label="Position-bias audit, per judge">
             <table className="w-full min-w-[48rem] text-left text-sm" data-testid="audit-table">
               <TableHead
                 columns={[
@@ -80,7 +81,7 @@ export function SetReportView({ r }: { r: SetReport }) {
                 })}
               </tbody>
             </table>
-          </div>
+          </ScrollTable>
         </Card>
         {r.judges.map((j) => (
           <Card key={j.judge} title={<span className="font-mono">{j.judge}</span>}>
@@ -123,7 +124,7 @@ export function SetReportView({ r }: { r: SetReport }) {
   return (
     <div className="space-y-4">
       <Card title="Agreement with the gold labels" testId="agreement-table-card">
-        <div className="overflow-x-auto">
+        <ScrollTable label="Agreement with the gold labels, per judge">
           <table className="w-full min-w-[40rem] text-left text-sm" data-testid="agreement-table">
             <TableHead
               columns={[
@@ -190,7 +191,7 @@ export function SetReportView({ r }: { r: SetReport }) {
               })}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
         <div className="mt-2">
           <ReadingGuide />
         </div>

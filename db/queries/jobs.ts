@@ -176,3 +176,11 @@ export function requeueJob(db: Db, { id, kind }: { id: string; kind: JobKind }):
     )
     .run();
 }
+
+/** A queued job whose process ended before claiming it: failed, with why (a claimed job is left alone). */
+export function failQueuedJob(db: Db, { id, error }: { id: string; error: string }): void {
+  db.update(jobs)
+    .set({ status: "failed", error, finishedAt: new Date() })
+    .where(and(eq(jobs.id, id), eq(jobs.status, "queued")))
+    .run();
+}

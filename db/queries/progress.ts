@@ -108,7 +108,8 @@ export function getAgreementJobLive(db: Db, id: string): LiveProgress | undefine
     kind: "agreement",
     status: job.status,
     total: job.total,
-    done: job.done,
+    // the last heartbeat may precede the last step: a finished job did them all
+    done: job.status === "done" ? job.total : job.done,
     errors: job.errors,
     costUsd: 0,
     startedAt: job.startedAt?.getTime() ?? null,

@@ -14,6 +14,6 @@ export function ensureReportJob(db: Db, id: string): string {
   const job = getJob(db, { id: jobId });
   if (job?.status === "queued" || job?.status === "running") return jobId;
   requeueJob(db, { id: jobId, kind: "agreement" });
-  startAgreementProcess(["report", id]);
+  startAgreementProcess(db, jobId, ["report", id]);
   return jobId;
 }

@@ -25,7 +25,9 @@ describe("reading the agreement figures", () => {
     expect(html).toContain("Krippendorff, K. (2004)");
     // the judge's name stays in view while the table scrolls in its own box
     expect(html).toMatch(/<td class="sticky left-0[^"]*">judge-a<\/td>/);
-    expect(html).toMatch(/<div class="overflow-x-auto"><table class="w-full min-w-\[40rem\]/);
+    expect(html).toMatch(
+      /<section aria-label="Agreement with the gold labels, per judge" tabindex="0"[^>]*overflow-x-auto[^>]*><table class="w-full min-w-\[40rem\]/,
+    );
   });
 
   it("the position audit says which unusable count is the own order and which swapped", async () => {
