@@ -5,6 +5,7 @@ import { PANEL, type RunAgreement } from "@/lib/agreement/run-agreement";
 import { panelGuard } from "@/lib/settings/promote-guard";
 import { ConfusionMatrix, FigureCell, IdList } from "./figure";
 import { PromotePanelButtons } from "./promote-panel-buttons";
+import { ReadingGuide } from "./reading-guide";
 
 /** What the page knows to offer promotions: each criterion's panel in this run, and the current defaults. */
 export type PanelDefaults = {
@@ -39,6 +40,7 @@ export function RunAgreementView({ r, defaults }: { r: RunAgreement; defaults?: 
     );
   return (
     <div className="space-y-4">
+      <ReadingGuide />
       {r.criteria
         .filter((c) => c.labelled > 0)
         .map((c) => (

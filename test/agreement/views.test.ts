@@ -47,6 +47,9 @@ describe("agreement views", () => {
     const html = renderToStaticMarkup(createElement(RunAgreementView, { r: showRunAgreement(db, runId)! }));
     expect(html).toContain(`href="/runs/${runId}?case=c2&amp;criterion=helpful"`);
     expect(html).toContain("1 of 8 cells labelled");
+    // the κ/α reading guide sits beside a run's figures as beside an import's
+    expect(html).toContain('data-testid="reading-guide"');
+    expect(html).toContain("conventions, not tests");
   });
 
   it("label buttons say which label is set (aria-pressed) and their keys", async () => {
