@@ -29,10 +29,14 @@ export const ERROR_EXIT_CODES: Readonly<Record<string, ExitCode>> = {
   not_found: EXIT.usage, // a run, experiment or review id that does not exist
   needs_confirmation: EXIT.usage, // promoting a configuration the figures do not support, unconfirmed
   unsupported: EXIT.usage, // unsupported:database_url: JURY_DATABASE_URL set before PostgreSQL support is complete
+  no_batch_api: EXIT.usage, // no_batch_api:<provider>: --batch asked of a provider Jury has no batch API for
   // infrastructure: something Jury depends on did not answer or is not there
   timeout: EXIT.infrastructure,
   call_failed: EXIT.infrastructure,
   reply_too_large: EXIT.infrastructure,
+  // a provider's batch API: the request could not be built from the SDK's, or the API answered an error
+  batch_capture: EXIT.infrastructure,
+  batch_http: EXIT.infrastructure,
   // the judge answered without a verdict: it refused, or its answer hit the max output tokens
   refusal: EXIT.infrastructure,
   truncated: EXIT.infrastructure,
