@@ -4,6 +4,9 @@ import { CANARY_KEY } from "./constants";
 const pages = ["/", "/runs", "/memory", "/reviews", "/criteria", "/settings"];
 
 test("no page's HTML, RSC payload or JS chunk contains the API key", async ({ page, request }) => {
+  // it visits every page the specs before it stored (runs, their call inspectors and exports, studies,
+  // reviews): in the whole suite that ran past the 60 s default (timed out at 60 s in CI)
+  test.setTimeout(180_000);
   const bodies: { url: string; body: string }[] = [];
   page.on("response", async (res) => {
     try {
