@@ -22,6 +22,14 @@ export function resolveDbPath(
   opts: { platform?: NodeJS.Platform; home?: string; checkout?: string } = {},
 ): string {
   refusePostgresUrl(env);
+  return sqliteDbPath(env, opts);
+}
+
+/** The SQLite file by the rules above, whatever JURY_DATABASE_URL says (the hook's log lives beside it). */
+export function sqliteDbPath(
+  env: Record<string, string | undefined> = process.env,
+  opts: { platform?: NodeJS.Platform; home?: string; checkout?: string } = {},
+): string {
   if (env.JURY_DB) return env.JURY_DB;
   const legacy = path.join(opts.checkout ?? installRoot(), "data", "jury.db");
   if (fs.existsSync(legacy)) return legacy;

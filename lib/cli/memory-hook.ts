@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { resolveDbPath, userDataDir } from "@/db/path";
+import { resolveDbPath, sqliteDbPath } from "@/db/path";
 import {
   defaultMigrationsFolder,
   migrationsUpToDate,
@@ -92,14 +92,8 @@ export function hookMilestones(budgetMs: number): { judgeBy: number; answerBy: n
 
 export function hookLogFile(): string {
   if (process.env.JURY_HOOK_LOG !== undefined) return process.env.JURY_HOOK_LOG;
-  let db: string;
-  try {
-    db = resolveDbPath();
-  } catch {
-    // JURY_DATABASE_URL set (refused for now): the log stays where the SQLite file would be, to say why
-    db = process.env.JURY_DB || path.join(userDataDir(), "jury.db");
-  }
-  return path.join(path.dirname(path.resolve(db)), "jury-hook.log");
+  // beside the SQLite file, even with JURY_DATABASE_URL set (refused for now): the log says why
+  return path.join(path.dirname(path.resolve(sqliteDbPath())), "jury-hook.log");
 }
 
 /**
