@@ -10,7 +10,13 @@ import {
   termMatchCount,
 } from "@/db/pg/memory-search";
 import type { ScoredMemory } from "@/db/queries/memories";
-import { DEFAULT_WEIGHTS, POSTINGS_BUDGETS, type RetrievalMode, WIDEN_BELOW } from "./candidates";
+import {
+  DEFAULT_WEIGHTS,
+  POSTINGS_BUDGETS,
+  type RetrievalMode,
+  scoredInOrder,
+  WIDEN_BELOW,
+} from "./candidates";
 import { queryTokens, WILDCARD_MIN_LENGTH } from "./fts-query";
 
 /**
@@ -77,28 +83,12 @@ export async function retrieveCandidatesPg(
       rows = await top(prefixed);
     }
   }
-  const byRowid = new Map(
-    (
-      await memoriesByRowidPg(
-        db,
-        q.collection,
-        rows.map((r) => r.rowid),
-      )
-    ).map((m) => [m.rowid, m]),
+  const memories = await memoriesByRowidPg(
+    db,
+    q.collection,
+    rows.map((r) => r.rowid),
   );
-  const candidates: ScoredMemory[] = [];
-  for (const r of rows) {
-    const m = byRowid.get(r.rowid);
-    if (m)
-      candidates.push({
-        memoryId: m.memoryId,
-        category: m.category,
-        title: m.title,
-        tags: m.tags,
-        body: m.body,
-        score: r.score,
-      });
-  }
+  const candidates = scoredInOrder(rows, memories);
   return { candidates, engine: "pg-bm25", prefix: path };
 }
 

@@ -188,13 +188,24 @@ function ftsCandidates(
   }
 
   // ids first, rows after: read only the memories kept
-  const byRowid = new Map(
+  const out = scoredInOrder(
+    rows,
     memoriesByRowid(
       db,
       q.collection,
       rows.map((r) => r.rowid),
-    ).map((m) => [m.rowid, m]),
+    ),
   );
+  lap("fetch");
+  return out;
+}
+
+/** The ranked rows as memories with their scores, in rank order (a row whose memory is gone is left out). */
+export function scoredInOrder(
+  rows: readonly { rowid: number; score: number }[],
+  memories: readonly (Omit<ScoredMemory, "score"> & { rowid: number })[],
+): ScoredMemory[] {
+  const byRowid = new Map(memories.map((m) => [m.rowid, m]));
   const out: ScoredMemory[] = [];
   for (const r of rows) {
     const m = byRowid.get(r.rowid);
@@ -208,7 +219,6 @@ function ftsCandidates(
         score: r.score,
       });
   }
-  lap("fetch");
   return out;
 }
 
