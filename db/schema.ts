@@ -145,12 +145,41 @@ export const tasks = sqliteTable(
     status: text({ enum: taskStatuses }).notNull().default("pending"),
     /** the next call skips the response cache: a re-sampled item asks its judges anew */
     fresh: integer({ mode: "boolean" }).notNull().default(false),
+    /**
+     * The worker whose call this pending task is (workers.id) and until when: claimed in batches so
+     * that several processes, on several machines, work one run and no task is called twice; a claim
+     * past its time (its worker died) is free again. Null: nobody's.
+     */
+    claimedBy: text(),
+    claimExpiresAt: integer({ mode: "timestamp_ms" }),
   },
   (t) => [
     uniqueIndex("tasks_run_id_key_idx").on(t.runId, t.key),
     index("tasks_run_id_status_idx").on(t.runId, t.status),
   ],
 );
+
+// ─── Workers ─────────────────────────────────────────────────────────────────
+// Each process that works runs (`jury worker`, `jury eval`, the dashboard) has a row while it does:
+// its heartbeat says it is alive, `run_id` what it works now. Task claims name it (tasks.claimed_by).
+export const workerKinds = ["worker", "eval", "dashboard"] as const;
+export type WorkerKind = (typeof workerKinds)[number];
+
+export const workers = sqliteTable(
+  "workers",
+  {
+    id: text().primaryKey(),
+    kind: text({ enum: workerKinds }).notNull(),
+    host: text().notNull(),
+    pid: integer().notNull(),
+    runId: text(),
+    startedAt: integer({ mode: "timestamp_ms" }).notNull(),
+    heartbeatAt: integer({ mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("workers_run_id_idx").on(t.runId)],
+);
+
+export type Worker = typeof workers.$inferSelect;
 
 /** Why a sample was replaced by a new one: its task failed and was retried, or its item was re-sampled. */
 export const supersededReasons = ["retried", "resampled"] as const;

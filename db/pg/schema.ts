@@ -18,6 +18,7 @@ import type {
   supersededReasons,
   taskStatuses,
   verdictLabelSources,
+  workerKinds,
 } from "../schema";
 import { bool01, ctext, jsonText, timestampMs } from "./columns";
 
@@ -110,11 +111,32 @@ export const tasks = pgTable(
     status: ctext().$type<(typeof taskStatuses)[number]>().notNull().default("pending"),
     /** the next call skips the response cache: a re-sampled item asks its judges anew */
     fresh: bool01().notNull().default(sql`0`),
+    /**
+     * The worker whose call this pending task is (workers.id) and until when: claimed in batches so
+     * that several processes, on several machines, work one run and no task is called twice; a claim
+     * past its time (its worker died) is free again. Null: nobody's.
+     */
+    claimedBy: ctext(),
+    claimExpiresAt: timestampMs(),
   },
   (t) => [
     uniqueIndex("tasks_run_id_key_idx").on(t.runId, t.key),
     index("tasks_run_id_status_idx").on(t.runId, t.status),
   ],
+);
+
+export const workers = pgTable(
+  "workers",
+  {
+    id: ctext().primaryKey(),
+    kind: ctext().$type<(typeof workerKinds)[number]>().notNull(),
+    host: ctext().notNull(),
+    pid: bigint({ mode: "number" }).notNull(),
+    runId: ctext(),
+    startedAt: timestampMs().notNull(),
+    heartbeatAt: timestampMs().notNull(),
+  },
+  (t) => [index("workers_run_id_idx").on(t.runId)],
 );
 
 /**
