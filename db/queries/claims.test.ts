@@ -6,6 +6,7 @@ import type { RunOptions } from "../schema";
 import {
   beatWorker,
   claimTasks,
+  claimTasksById,
   liveWorkers,
   openTasks,
   pruneWorkers,
@@ -143,7 +144,7 @@ describe.each(storeKinds())("task claims on %s", (kind) => {
     await seedRun(store.db, "r", ["a:x"], 3);
     const [a, b] = await claim("w1", 2);
     await finishTask(store.db, a.id);
-    expect(await releaseClaims(store.db, { workerId: "w1", runId: "r" })).toBe(1);
+    expect(await releaseClaims(store.db, { workerId: "w1", runId: "r" })).toBe(2); // the finished one too: its claim ends, its name stays
     expect(await openTasks(store.db, { runId: "r", now: t0 })).toEqual({ pending: 2, free: 2 });
     const next = await claim("w2", 5);
     expect(next.map((t) => t.id)).toEqual([b.id, b.id + 1]);
@@ -167,7 +168,10 @@ describe.each(storeKinds())("task claims on %s", (kind) => {
     expect(await pruneWorkers(store.db, { before: later(5_000) })).toBe(1);
     await removeWorker(store.db, { id: "w1" });
     expect(await liveWorkers(store.db, { since: new Date(0) })).toEqual([]);
-    expect((await taskRows(store.db, "r")).map((t) => t.claimedBy)).toEqual(["w2", null]);
+    expect((await taskRows(store.db, "r")).map((t) => [t.claimedBy, t.claimExpiresAt !== null])).toEqual([
+      ["w2", true],
+      [null, false],
+    ]);
   });
 
   it("concurrent claimers on separate connections never get the same task", async () => {
@@ -194,5 +198,15 @@ describe.each(storeKinds())("task claims on %s", (kind) => {
     const ids = batches.flat().map((t) => t.id);
     expect(ids.length).toBe(10);
     expect(new Set(ids).size).toBe(10);
+  });
+
+  it("claims given tasks by id where they are free", async () => {
+    await seedRun(store.db, "r", ["a:x"], 4);
+    const ids = (await taskRows(store.db, "r")).map((t) => t.id);
+    await claim("w1", 1); // ids[0]
+    await finishTask(store.db, ids[3]);
+    const got = await claimTasksById(store.db, { ids, workerId: "w2", now: t0, until: later(5_000) });
+    expect(got.sort((a, b) => a - b)).toEqual([ids[1], ids[2]]);
+    expect((await taskRows(store.db, "r")).map((t) => t.claimedBy)).toEqual(["w1", "w2", "w2", null]);
   });
 });

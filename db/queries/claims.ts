@@ -85,7 +85,7 @@ function* claimInTx(t: OpDb, r: ClaimRequest) {
   const free = and(
     eq(tasks.runId, r.runId),
     eq(tasks.status, "pending"),
-    or(isNull(tasks.claimedBy), lte(tasks.claimExpiresAt, r.now)),
+    or(isNull(tasks.claimExpiresAt), lte(tasks.claimExpiresAt, r.now)),
     r.judges ? inArray(tasks.judge, [...r.judges]) : undefined,
   );
   // a window past `room`: tasks of a provider at its limit are passed over, not waited for
@@ -132,6 +132,39 @@ function* claimInTx(t: OpDb, r: ClaimRequest) {
   return chosen;
 }
 
+/**
+ * Claims the given pending tasks for a worker where they are free (a batched run's owner takes its
+ * batch's tasks at once); returns the ids it got.
+ */
+export const claimTasksById = query(function* (
+  db,
+  r: { ids: readonly number[]; workerId: string; now: Date; until: Date },
+) {
+  const { tasks } = db.tables;
+  const got: number[] = [];
+  for (let i = 0; i < r.ids.length; i += 500) {
+    const rowsOut = yield* all(
+      db
+        .update(tasks)
+        .set({ claimedBy: r.workerId, claimExpiresAt: r.until })
+        .where(
+          and(
+            inArray(tasks.id, r.ids.slice(i, i + 500) as number[]),
+            eq(tasks.status, "pending"),
+            or(
+              isNull(tasks.claimExpiresAt),
+              lte(tasks.claimExpiresAt, r.now),
+              eq(tasks.claimedBy, r.workerId),
+            ),
+          ),
+        )
+        .returning({ id: tasks.id }),
+    );
+    got.push(...rowsOut.map((x) => x.id));
+  }
+  return got;
+});
+
 /** How a run's pending tasks stand: all of them, and those free to claim now. */
 export const openTasks = query(function* (db, { runId, now }: { runId: string; now: Date }) {
   const { tasks } = db.tables;
@@ -139,7 +172,7 @@ export const openTasks = query(function* (db, { runId, now }: { runId: string; n
     db
       .select({
         pending: count(),
-        free: sql<number>`cast(coalesce(sum(case when ${tasks.claimedBy} is null or ${tasks.claimExpiresAt} <= ${now.getTime()} then 1 else 0 end), 0) as integer)`,
+        free: sql<number>`cast(coalesce(sum(case when ${tasks.claimExpiresAt} is null or ${tasks.claimExpiresAt} <= ${now.getTime()} then 1 else 0 end), 0) as integer)`,
       })
       .from(tasks)
       .where(and(eq(tasks.runId, runId), eq(tasks.status, "pending"))),
@@ -147,17 +180,40 @@ export const openTasks = query(function* (db, { runId, now }: { runId: string; n
   return { pending: Number(row?.pending ?? 0), free: Number(row?.free ?? 0) };
 });
 
-/** Gives back a worker's claims on a run's pending tasks (it stops: others take them at once). */
+/** The workers holding live claims on a run's pending tasks. */
+export const claimHolders = query(function* (db, { runId, now }: { runId: string; now: Date }) {
+  const { tasks } = db.tables;
+  const got = yield* all(
+    db
+      .selectDistinct({ id: tasks.claimedBy })
+      .from(tasks)
+      .where(
+        and(
+          eq(tasks.runId, runId),
+          eq(tasks.status, "pending"),
+          isNotNull(tasks.claimedBy),
+          gt(tasks.claimExpiresAt, now),
+        ),
+      ),
+  );
+  return got.map((r) => r.id as string).sort();
+});
+
+/**
+ * Gives back a worker's claims on a run (or on all runs): they end now. A task keeps the name of the
+ * worker that last claimed it (claimedBy), so a finished task says who called it; only its claim's
+ * end is cleared, and a task put back to pending (a retry) is free at once.
+ */
 export const releaseClaims = query(function* (db, { workerId, runId }: { workerId: string; runId?: string }) {
   const { tasks } = db.tables;
   return (yield* write(
     db
       .update(tasks)
-      .set({ claimedBy: null, claimExpiresAt: null })
+      .set({ claimExpiresAt: null })
       .where(
         and(
           eq(tasks.claimedBy, workerId),
-          eq(tasks.status, "pending"),
+          isNotNull(tasks.claimExpiresAt),
           runId === undefined ? undefined : eq(tasks.runId, runId),
         ),
       ),

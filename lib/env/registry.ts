@@ -279,6 +279,22 @@ const specs = {
     unit: "milliseconds",
     help: "How often a batched run asks the providers' batch APIs whether its batches have ended.",
   }),
+  JURY_TASK_LEASE_MS: int({
+    group: "limits",
+    default: 30_000,
+    defaultText: "30,000",
+    min: 200,
+    unit: "milliseconds",
+    help: "How long a worker's claim on a run's task lasts without its heartbeat; a dead worker's tasks are taken by others after it.",
+  }),
+  JURY_CLAIM_POLL_MS: int({
+    group: "limits",
+    default: 500,
+    defaultText: "500",
+    min: 10,
+    unit: "milliseconds",
+    help: "How often a worker with nothing to claim looks again for tasks (others' expired claims, new runs for `jury worker`).",
+  }),
   JURY_MAX_FIELD_CHARS: int({
     group: "limits",
     default: 50_000,

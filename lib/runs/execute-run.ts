@@ -1,5 +1,9 @@
+import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
+import os from "node:os";
 import type { Db } from "@/db/client";
+import { claimTasksById, removeWorker, upsertWorker } from "@/db/queries/claims";
+import { getJob } from "@/db/queries/jobs";
 import {
   addRunProviderWarnings,
   getPendingTasks,
@@ -9,10 +13,11 @@ import {
   type SampleWrite,
   setRunStatus,
 } from "@/db/queries/runs";
-import type { RunOptions, RunStatus, Task } from "@/db/schema";
+import type { RunOptions, RunStatus, Task, WorkerKind } from "@/db/schema";
 import type { CriteriaRegistry } from "../criteria/registry";
-import { errorMessage } from "../errors";
-import { type JobContext, runJob } from "../jobs/runner";
+import { readEnv } from "../env/registry";
+import { errorMessage, isJuryError } from "../errors";
+import { type JobContext, ownerIsAlive, runJob, type StopReason } from "../jobs/runner";
 import { createCallScheduler } from "../jobs/scheduler";
 import { cachingProvider } from "../pricing";
 import type { Settings } from "../settings/schema";
@@ -20,6 +25,7 @@ import { type BatchProgress, isBatchable, runBatched } from "./batch-run";
 import { finalizeRun } from "./finalize-run";
 import { performTask, promptCachingOn, type TaskEnv, type TaskOutcome } from "./run-task";
 import { createSampleWriter } from "./sample-writer";
+import { pumpTasks, workerIdOf } from "./task-pump";
 
 export type ExecuteProgress = {
   completed: number;
@@ -46,37 +52,118 @@ export type ExecuteOptions = {
   onBatch?: (b: BatchProgress) => void;
   /** how often a batched run polls its batches (default JURY_BATCH_POLL_MS) */
   batchPollMs?: number;
+  /** what this process is, in the workers list (default "eval") */
+  workerKind?: WorkerKind;
 };
 
 /**
- * Runs a run's pending tasks and records each sample as it completes. Finished tasks are never
- * redone, so calling it again on an interrupted run resumes it. The run is a job: a live owner
- * elsewhere makes this throw `busy:run` (nothing is called twice), a dead one's run is taken over.
+ * Works a run's pending tasks and records each sample as it completes. Finished tasks are never
+ * redone, so calling it again on an interrupted run resumes it. Tasks are claimed from the store
+ * (lib/runs/task-pump.ts), so several processes, on several machines sharing a PostgreSQL store, work
+ * one run together: the first owns the run's job (its status, its settling), the others join it and
+ * claim what is free; nothing is called twice. A joiner takes the run over when its owner dies, and
+ * returns the run's status once the owner settled it. A batched run is worked by its owner alone
+ * (its batches are one request for many tasks): another process gets `busy:run`.
  */
 export async function executeRun(db: Db, runId: string, opts: ExecuteOptions): Promise<RunStatus> {
   const run = getRunById(db, { id: runId });
   if (!run) throw new Error(`No run ${runId}`);
   if (run.status === "done" || run.status === "done_with_failures") return run.status;
   let status: RunStatus = "interrupted";
-  await runJob(
-    db,
-    { id: runId, kind: "run", total: run.totalTasks },
-    async (ctx) => {
-      status = await workRun(db, runId, opts, ctx);
-      // the job finished its work either way; the run's own status says whether samples failed
-      return { status: status === "done_with_failures" ? "done" : status, error: null };
-    },
-    { signal: opts.signal, heartbeatMs: opts.cancelPollMs ?? 250 },
-  );
+  try {
+    await runJob(
+      db,
+      { id: runId, kind: "run", total: run.totalTasks },
+      async (ctx) => {
+        status = await workRun(db, runId, opts, ctx, "owner");
+        // the job finished its work either way; the run's own status says whether samples failed
+        return { status: status === "done_with_failures" ? "done" : status, error: null };
+      },
+      { signal: opts.signal, heartbeatMs: opts.cancelPollMs ?? 250 },
+    );
+  } catch (err) {
+    if (isJuryError(err) && err.code === "busy:run" && run.options.batch !== true)
+      return joinRun(db, runId, opts);
+    throw err;
+  }
   return status;
 }
 
-async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobContext): Promise<RunStatus> {
+/**
+ * Works a run another live process owns: claims its free tasks beside it until none is left, stops
+ * on a cancel of the run's job, takes the run over if its owner dies, and returns the run's status
+ * once its owner settled it.
+ */
+async function joinRun(db: Db, runId: string, opts: ExecuteOptions): Promise<RunStatus> {
+  const controller = new AbortController();
+  let reason: StopReason | "orphaned" | "ended" | undefined;
+  const stop = (r: StopReason | "orphaned" | "ended") => {
+    if (reason) return;
+    reason = r;
+    controller.abort(r);
+  };
+  const onOuter = () => stop({ kind: "outer", reason: opts.signal?.reason });
+  if (opts.signal?.aborted) onOuter();
+  opts.signal?.addEventListener("abort", onOuter, { once: true });
+  // the owner's job row says whether to go on: cancelled, ended, or its owner gone
+  const watch = () => {
+    const job = getJob(db, { id: runId });
+    if (job?.cancelRequested) stop({ kind: "cancelled" });
+    else if (!job || job.status !== "running") stop("ended");
+    else if (!ownerIsAlive(job)) stop("orphaned");
+  };
+  const timer = setInterval(() => {
+    try {
+      watch();
+    } catch {
+      // a read that fails is not the verdict: the next beat looks again
+    }
+  }, opts.cancelPollMs ?? 250);
+  timer.unref?.();
+  const ctx: JobContext = {
+    id: runId,
+    signal: controller.signal,
+    report() {},
+    failStorage(err) {
+      stop({ kind: "storage", message: `Storage failed: ${errorMessage(err)}` });
+    },
+    stopReason: () => (typeof reason === "object" ? reason : undefined),
+  };
+  try {
+    await workRun(db, runId, opts, ctx, "joiner");
+  } finally {
+    clearInterval(timer);
+    opts.signal?.removeEventListener("abort", onOuter);
+  }
+  if (reason === "orphaned") return executeRun(db, runId, opts);
+  if (typeof reason === "object" && reason.kind !== "storage") {
+    return reason.kind === "cancelled" ? "cancelled" : "interrupted";
+  }
+  // the owner settles the run once every task is recorded: wait for it (or take over if it dies)
+  const poll = readEnv("JURY_CLAIM_POLL_MS");
+  for (;;) {
+    const run = getRunById(db, { id: runId });
+    if (!run) throw new Error(`No run ${runId}`);
+    if (run.status !== "running" && run.status !== "queued") return run.status;
+    const job = getJob(db, { id: runId });
+    if (job && job.status === "running" && !ownerIsAlive(job)) return executeRun(db, runId, opts);
+    if (opts.signal?.aborted) return "interrupted";
+    await new Promise((r) => setTimeout(r, Math.min(poll, 100)));
+  }
+}
+
+async function workRun(
+  db: Db,
+  runId: string,
+  opts: ExecuteOptions,
+  ctx: JobContext,
+  role: "owner" | "joiner",
+): Promise<RunStatus> {
   const run = getRunById(db, { id: runId });
   if (!run) throw new Error(`No run ${runId}`);
   const { options } = run;
-  setRunStatus(db, { id: runId, status: "running", error: null, ownerPid: process.pid });
-  const pending = getPendingTasks(db, { runId });
+  if (role === "owner")
+    setRunStatus(db, { id: runId, status: "running", error: null, ownerPid: process.pid });
   const signal = ctx.signal;
   // every call waiting to retry listens on this signal: more than Node's default 10 is normal here
   setMaxListeners(0, signal);
@@ -98,8 +185,13 @@ async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobCont
     errors: 0,
     cached: 0,
     costUsd: 0,
-    remaining: pending.length,
+    remaining: getRunProgress(db, { runId }).pending,
   };
+  const worker = {
+    id: workerIdOf(randomBytes(6).toString("base64url")),
+    kind: opts.workerKind ?? "eval",
+  };
+  upsertWorker(db, { ...worker, host: os.hostname(), pid: process.pid, runId, now: new Date() });
   const writer = createSampleWriter(db, (err) => ctx.failStorage(err));
   const warnings = new Set<string>();
   const warn =
@@ -133,15 +225,44 @@ async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobCont
     });
   };
 
+  const limits = {
+    concurrency: options.concurrency,
+    perProviderConcurrency: options.providerConcurrency ?? opts.settings.judging.perProviderConcurrency,
+  };
   try {
     const perform = async (task: Task) => {
       const outcome = await performTask(env, task);
       if (outcome) record(task, outcome);
     };
-    const batched = pending.filter((t) => isBatchable(env, t));
-    const live = pending.filter((t) => !isBatchable(env, t));
+    // a batched run's owner takes its batch's tasks at once; the rest are claimed as slots free up
+    const batchable =
+      role === "owner" ? getPendingTasks(db, { runId }).filter((t) => isBatchable(env, t)) : [];
+    const now = Date.now();
+    const mine = new Set(
+      batchable.length
+        ? claimTasksById(db, {
+            ids: batchable.map((t) => t.id),
+            workerId: worker.id,
+            now: new Date(now),
+            until: new Date(now + readEnv("JURY_TASK_LEASE_MS")),
+          })
+        : [],
+    );
+    const batched = batchable.filter((t) => mine.has(t.id));
+    const caching = promptCachingOn(env);
     await Promise.all([
-      ...primeFirst(live, promptCachingOn(env)).map((g) => g(perform)),
+      pumpTasks(
+        {
+          db,
+          runId,
+          workerId: worker.id,
+          slots: options.concurrency,
+          limits,
+          signal,
+          group: (tasks) => primeFirst(tasks, caching),
+        },
+        perform,
+      ),
       batched.length
         ? runBatched(env, batched, record, {
             cancelled: () => ctx.stopReason()?.kind === "cancelled",
@@ -151,16 +272,28 @@ async function workRun(db: Db, runId: string, opts: ExecuteOptions, ctx: JobCont
         : undefined,
     ]);
     writer.flush();
+    releaseWorker(db, worker.id);
     addRunProviderWarnings(db, { id: runId, warnings: [...warnings] });
-    return settleRun(db, runId, options, ctx);
+    return role === "owner" ? settleRun(db, runId, options, ctx) : "running";
   } catch (err) {
     try {
       writer.flush(); // what was answered is kept
-      setRunStatus(db, { id: runId, status: "failed", error: errorMessage(err), ownerPid: null });
+      releaseWorker(db, worker.id);
+      if (role === "owner")
+        setRunStatus(db, { id: runId, status: "failed", error: errorMessage(err), ownerPid: null });
     } catch {
       // the disk may be full: recovery marks it interrupted from the job's stale heartbeat
     }
     return "failed";
+  }
+}
+
+/** Gives back a worker's unfinished claims (others take them at once) and removes its row. */
+function releaseWorker(db: Db, id: string): void {
+  try {
+    removeWorker(db, { id });
+  } catch {
+    // its claims expire by themselves
   }
 }
 
