@@ -1,18 +1,8 @@
-import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { CaseCriterion } from "@/lib/runs/plan-run";
 import type { Db } from "../client";
-import {
-  type NewSample,
-  type RunOptions,
-  type RunStatus,
-  results,
-  runCases,
-  runs,
-  type SupersededReason,
-  samples,
-  tasks,
-} from "../schema";
-import { requestJobCancel } from "./jobs";
+import { all, type Op, type OpDb, one, query, rows, tx, write } from "../op";
+import type { NewSample, RunOptions, RunStatus, results, SupersededReason } from "../schema";
 import { perConnection } from "./statements";
 
 export type NewRunPlan = {
@@ -31,86 +21,97 @@ export type NewRunPlan = {
 };
 
 /** Inserts a run with its case snapshots and task rows in one transaction. */
-export function insertRun(db: Db, plan: NewRunPlan): void {
-  db.transaction((tx) => {
-    tx.insert(runs)
-      .values({
+export const insertRun = query(function* (db, plan: NewRunPlan): Op<void> {
+  yield* tx(db, function* (t) {
+    const { runs, runCases, tasks } = t.tables;
+    yield* write(
+      t.insert(runs).values({
         id: plan.id,
         suitePath: plan.suitePath,
         suiteName: plan.suiteName,
         options: plan.options,
         totalTasks: plan.tasks.length,
-      })
-      .run();
-    for (const c of plan.cases)
-      tx.insert(runCases)
-        .values({ runId: plan.id, ...c })
-        .run();
+      }),
+    );
+    for (const c of plan.cases) yield* write(t.insert(runCases).values({ runId: plan.id, ...c }));
     for (let i = 0; i < plan.tasks.length; i += 500) {
-      tx.insert(tasks)
-        .values(plan.tasks.slice(i, i + 500).map((t) => ({ runId: plan.id, ...t })))
-        .run();
+      yield* write(
+        t.insert(tasks).values(plan.tasks.slice(i, i + 500).map((k) => ({ runId: plan.id, ...k }))),
+      );
     }
   });
-}
+});
 
-export function getRunById(db: Db, { id }: { id: string }) {
-  return db.select().from(runs).where(eq(runs.id, id)).get();
-}
+export const getRunById = query(function* (db, { id }: { id: string }) {
+  const { runs } = db.tables;
+  return yield* one(db.select().from(runs).where(eq(runs.id, id)));
+});
 
-export function listRuns(db: Db, { limit = 100 }: { limit?: number } = {}) {
-  return db.select().from(runs).orderBy(desc(runs.createdAt)).limit(limit).all();
-}
+export const listRuns = query(function* (db, { limit = 100 }: { limit?: number } = {}) {
+  const { runs } = db.tables;
+  return yield* all(db.select().from(runs).orderBy(desc(runs.createdAt)).limit(limit));
+});
 
-export function getRunCases(db: Db, { runId }: { runId: string }) {
-  return db.select().from(runCases).where(eq(runCases.runId, runId)).orderBy(asc(runCases.caseId)).all();
-}
+export const getRunCases = query(function* (db, { runId }: { runId: string }) {
+  const { runCases } = db.tables;
+  return yield* all(
+    db.select().from(runCases).where(eq(runCases.runId, runId)).orderBy(asc(runCases.caseId)),
+  );
+});
 
-export function getPendingTasks(db: Db, { runId }: { runId: string }) {
-  return db
-    .select()
-    .from(tasks)
-    .where(and(eq(tasks.runId, runId), eq(tasks.status, "pending")))
-    .orderBy(asc(tasks.id))
-    .all();
-}
+export const getPendingTasks = query(function* (db, { runId }: { runId: string }) {
+  const { tasks } = db.tables;
+  return yield* all(
+    db
+      .select()
+      .from(tasks)
+      .where(and(eq(tasks.runId, runId), eq(tasks.status, "pending")))
+      .orderBy(asc(tasks.id)),
+  );
+});
 
 /** A run's current samples: one per finished task (superseded ones are left out: they are history). */
-export function getRunSamples(db: Db, { runId }: { runId: string }) {
-  return db
-    .select()
-    .from(samples)
-    .where(and(eq(samples.runId, runId), isNull(samples.supersededAt)))
-    .orderBy(asc(samples.id))
-    .all();
-}
+export const getRunSamples = query(function* (db, { runId }: { runId: string }) {
+  const { samples } = db.tables;
+  return yield* all(
+    db
+      .select()
+      .from(samples)
+      .where(and(eq(samples.runId, runId), isNull(samples.supersededAt)))
+      .orderBy(asc(samples.id)),
+  );
+});
 
 /** Every sample a run stored, the superseded ones (retried, re-sampled) included; optionally one item's. */
-export function getRunSampleHistory(
-  db: Db,
+export const getRunSampleHistory = query(function* (
+  db,
   { runId, caseId, criterionId }: { runId: string; caseId?: string; criterionId?: string },
 ) {
-  return db
-    .select()
-    .from(samples)
-    .where(
-      and(
-        eq(samples.runId, runId),
-        caseId === undefined ? undefined : eq(samples.caseId, caseId),
-        criterionId === undefined ? undefined : eq(samples.criterionId, criterionId),
-      ),
-    )
-    .orderBy(asc(samples.id))
-    .all();
-}
+  const { samples } = db.tables;
+  return yield* all(
+    db
+      .select()
+      .from(samples)
+      .where(
+        and(
+          eq(samples.runId, runId),
+          caseId === undefined ? undefined : eq(samples.caseId, caseId),
+          criterionId === undefined ? undefined : eq(samples.criterionId, criterionId),
+        ),
+      )
+      .orderBy(asc(samples.id)),
+  );
+});
 
-export function getSampleById(db: Db, { runId, id }: { runId: string; id: number }) {
-  return db
-    .select()
-    .from(samples)
-    .where(and(eq(samples.runId, runId), eq(samples.id, id)))
-    .get();
-}
+export const getSampleById = query(function* (db, { runId, id }: { runId: string; id: number }) {
+  const { samples } = db.tables;
+  return yield* one(
+    db
+      .select()
+      .from(samples)
+      .where(and(eq(samples.runId, runId), eq(samples.id, id))),
+  );
+});
 
 export type RequeueOutcome =
   | { ok: true; requeued: number }
@@ -122,8 +123,8 @@ export type RequeueOutcome =
  * response cache), and the run is queued again. One transaction; refused while the run is queued or
  * running (its owner would race the new work), and when none of the samples is current.
  */
-export function requeueSamples(
-  db: Db,
+export const requeueSamples = query(function* (
+  db,
   {
     runId,
     sampleIds,
@@ -131,148 +132,180 @@ export function requeueSamples(
     fresh,
     now = new Date(),
   }: { runId: string; sampleIds: number[]; reason: SupersededReason; fresh: boolean; now?: Date },
-): RequeueOutcome {
-  return db.transaction((tx) => {
-    const run = tx.select({ status: runs.status }).from(runs).where(eq(runs.id, runId)).get();
+): Op<RequeueOutcome> {
+  return yield* tx(db, function* (t): Op<RequeueOutcome> {
+    const { runs, samples, tasks } = t.tables;
+    const run = yield* one(t.select({ status: runs.status }).from(runs).where(eq(runs.id, runId)));
     if (!run) return { ok: false, reason: "no_run" };
     if (run.status === "queued" || run.status === "running")
       return { ok: false, reason: "live", status: run.status };
     let requeued = 0;
     for (let i = 0; i < sampleIds.length; i += 500) {
-      const marked = tx
-        .update(samples)
-        .set({ supersededAt: now, supersededReason: reason })
-        .where(
-          and(
-            eq(samples.runId, runId),
-            inArray(samples.id, sampleIds.slice(i, i + 500)),
-            isNull(samples.supersededAt),
-          ),
-        )
-        .returning({ taskId: samples.taskId })
-        .all();
+      const marked = yield* all(
+        t
+          .update(samples)
+          .set({ supersededAt: now, supersededReason: reason })
+          .where(
+            and(
+              eq(samples.runId, runId),
+              inArray(samples.id, sampleIds.slice(i, i + 500)),
+              isNull(samples.supersededAt),
+            ),
+          )
+          .returning({ taskId: samples.taskId }),
+      );
       if (marked.length === 0) continue;
-      tx.update(tasks)
-        .set({ status: "pending", fresh })
-        .where(
-          and(
-            eq(tasks.runId, runId),
-            inArray(
-              tasks.id,
-              marked.map((m) => m.taskId),
+      yield* write(
+        t
+          .update(tasks)
+          .set({ status: "pending", fresh })
+          .where(
+            and(
+              eq(tasks.runId, runId),
+              inArray(
+                tasks.id,
+                marked.map((m) => m.taskId),
+              ),
             ),
           ),
-        )
-        .run();
+      );
       requeued += marked.length;
     }
     if (requeued === 0) return { ok: false, reason: "nothing" };
-    tx.update(runs)
-      .set({ status: "queued", error: null, finishedAt: null, cancelRequested: false })
-      .where(eq(runs.id, runId))
-      .run();
+    yield* write(
+      t
+        .update(runs)
+        .set({ status: "queued", error: null, finishedAt: null, cancelRequested: false })
+        .where(eq(runs.id, runId)),
+    );
     return { ok: true, requeued };
   });
-}
+});
 
-export function getRunResults(db: Db, { runId }: { runId: string }) {
-  return db.select().from(results).where(eq(results.runId, runId)).all();
-}
+export const getRunResults = query(function* (db, { runId }: { runId: string }) {
+  const { results } = db.tables;
+  return yield* all(db.select().from(results).where(eq(results.runId, runId)));
+});
 
-export function getRunTasks(db: Db, { runId }: { runId: string }) {
-  return db.select().from(tasks).where(eq(tasks.runId, runId)).all();
-}
+export const getRunTasks = query(function* (db, { runId }: { runId: string }) {
+  const { tasks } = db.tables;
+  return yield* all(db.select().from(tasks).where(eq(tasks.runId, runId)));
+});
 
 /** `costUsd`: every call the run paid for, superseded (retried, re-sampled) samples included. */
 export type RunProgress = { total: number; done: number; errors: number; pending: number; costUsd: number };
 
-export function getRunProgress(db: Db, { runId }: { runId: string }): RunProgress {
-  const row = db
-    .select({
-      total: sql<number>`count(*)`,
-      done: sql<number>`coalesce(sum(case when ${tasks.status} = 'done' then 1 else 0 end), 0)`,
-      errors: sql<number>`coalesce(sum(case when ${tasks.status} = 'error' then 1 else 0 end), 0)`,
-    })
-    .from(tasks)
-    .where(eq(tasks.runId, runId))
-    .get();
-  const cost = db
-    .select({ c: sql<number>`coalesce(sum(${samples.costUsd}), 0)` })
-    .from(samples)
-    .where(eq(samples.runId, runId))
-    .get();
+export const getRunProgress = query(function* (db, { runId }: { runId: string }): Op<RunProgress> {
+  const { tasks, samples } = db.tables;
+  const row = yield* one(
+    db
+      .select({
+        total: sql<number>`count(*)`,
+        done: sql<number>`coalesce(sum(case when ${tasks.status} = 'done' then 1 else 0 end), 0)`,
+        errors: sql<number>`coalesce(sum(case when ${tasks.status} = 'error' then 1 else 0 end), 0)`,
+      })
+      .from(tasks)
+      .where(eq(tasks.runId, runId)),
+  );
+  const cost = yield* one(
+    db
+      .select({ c: sql<number>`coalesce(sum(${samples.costUsd}), 0)` })
+      .from(samples)
+      .where(eq(samples.runId, runId)),
+  );
   const total = row?.total ?? 0;
   const done = row?.done ?? 0;
   const errors = row?.errors ?? 0;
   return { total, done, errors, pending: total - done - errors, costUsd: cost?.c ?? 0 };
-}
+});
 
-export function setRunStatus(
-  db: Db,
+export const setRunStatus = query(function* (
+  db,
   {
     id,
     status,
     error,
     ownerPid,
   }: { id: string; status: RunStatus; error?: string | null; ownerPid?: number | null },
-): void {
+): Op<void> {
+  const { runs } = db.tables;
   const now = new Date();
   const finished = status !== "running" && status !== "queued";
-  db.update(runs)
-    .set({
-      status,
-      ...(error !== undefined ? { error } : {}),
-      ...(ownerPid !== undefined ? { ownerPid } : {}),
-      ...(status === "running" ? { startedAt: now, finishedAt: null, cancelRequested: false } : {}),
-      ...(finished ? { finishedAt: now } : {}),
-    })
-    .where(eq(runs.id, id))
-    .run();
-}
+  yield* write(
+    db
+      .update(runs)
+      .set({
+        status,
+        ...(error !== undefined ? { error } : {}),
+        ...(ownerPid !== undefined ? { ownerPid } : {}),
+        ...(status === "running" ? { startedAt: now, finishedAt: null, cancelRequested: false } : {}),
+        ...(finished ? { finishedAt: now } : {}),
+      })
+      .where(eq(runs.id, id)),
+  );
+});
 
 /**
  * Adds the AI SDK's warnings seen while the run worked to those its options already record (a
  * resumed run keeps the earlier ones), each once.
  */
-export function addRunProviderWarnings(db: Db, { id, warnings }: { id: string; warnings: string[] }): void {
+export const addRunProviderWarnings = query(function* (
+  db,
+  { id, warnings }: { id: string; warnings: string[] },
+): Op<void> {
   if (warnings.length === 0) return;
-  db.transaction((tx) => {
-    const row = tx.select({ options: runs.options }).from(runs).where(eq(runs.id, id)).get();
+  yield* tx(db, function* (t) {
+    const { runs } = t.tables;
+    const row = yield* one(t.select({ options: runs.options }).from(runs).where(eq(runs.id, id)));
     if (!row) return;
     const merged = [...new Set([...(row.options.providerWarnings ?? []), ...warnings])];
-    tx.update(runs)
-      .set({ options: { ...row.options, providerWarnings: merged } })
-      .where(eq(runs.id, id))
-      .run();
+    yield* write(
+      t
+        .update(runs)
+        .set({ options: { ...row.options, providerWarnings: merged } })
+        .where(eq(runs.id, id)),
+    );
   });
-}
+});
 
-/** Asks the run's owner to stop: it sees the request on its job row at its next heartbeat. */
-export function requestCancel(db: Db, { id }: { id: string }): boolean {
-  return db.transaction((tx) => {
-    const r = tx
-      .update(runs)
-      .set({ cancelRequested: true })
-      .where(and(eq(runs.id, id), inArray(runs.status, ["queued", "running"])))
-      .run();
+/**
+ * Asks the run's owner to stop: it sees the request on its job row at its next heartbeat. The job
+ * row's update is requestJobCancel's (db/queries/jobs.ts), written here so both are one transaction.
+ */
+export const requestCancel = query(function* (db, { id }: { id: string }): Op<boolean> {
+  return yield* tx(db, function* (t) {
+    const { runs, jobs } = t.tables;
+    const r = yield* write(
+      t
+        .update(runs)
+        .set({ cancelRequested: true })
+        .where(and(eq(runs.id, id), inArray(runs.status, ["queued", "running"]))),
+    );
     if (r.changes === 0) return false;
-    requestJobCancel(tx as unknown as Db, { id });
+    yield* write(
+      t
+        .update(jobs)
+        .set({ cancelRequested: true })
+        .where(and(eq(jobs.id, id), inArray(jobs.status, ["queued", "running"]))),
+    );
     return true;
   });
-}
+});
 
 /** Runs marked running whose owning process is gone become "interrupted" (they can be resumed). */
-export function markInterruptedRuns(db: Db, isAlive: (pid: number) => boolean): number {
-  const stuck = db
-    .select({ id: runs.id, pid: runs.ownerPid })
-    .from(runs)
-    .where(inArray(runs.status, ["running", "queued"]))
-    .all();
+export const markInterruptedRuns = query(function* (db, isAlive: (pid: number) => boolean): Op<number> {
+  const { runs } = db.tables;
+  const stuck = yield* all(
+    db
+      .select({ id: runs.id, pid: runs.ownerPid })
+      .from(runs)
+      .where(inArray(runs.status, ["running", "queued"])),
+  );
   let n = 0;
   for (const r of stuck) {
     if (r.pid !== null && isAlive(r.pid)) continue;
     if (r.pid === null) continue; // queued, not yet picked up
-    setRunStatus(db, {
+    yield* setRunStatus.body(db, {
       id: r.id,
       status: "interrupted",
       error: "The process running it stopped before it finished; resume it.",
@@ -280,14 +313,19 @@ export function markInterruptedRuns(db: Db, isAlive: (pid: number) => boolean): 
     n++;
   }
   return n;
-}
+});
 
-export function replaceResults(db: Db, runId: string, rows: (typeof results.$inferInsert)[]): void {
-  db.transaction((tx) => {
-    tx.delete(results).where(eq(results.runId, runId)).run();
-    for (const r of rows) tx.insert(results).values(r).run();
+export const replaceResults = query(function* (
+  db,
+  runId: string,
+  resultRows: (typeof results.$inferInsert)[],
+): Op<void> {
+  yield* tx(db, function* (t) {
+    const { results } = t.tables;
+    yield* write(t.delete(results).where(eq(results.runId, runId)));
+    for (const r of resultRows) yield* write(t.insert(results).values(r));
   });
-}
+});
 
 /** Hot-path statements, prepared once per connection. */
 function statements(db: Db) {
@@ -350,12 +388,72 @@ export type SampleWrite = Required<
 type CacheWrite = { key: string; text: string; inputTokens: number; outputTokens: number };
 
 /**
+ * One judgment on PostgreSQL, as the SQLite statements' recordOne writes it: the task's status (only
+ * a pending task's), its sample and its cached response. Run inside a transaction.
+ */
+function* recordOneOp(db: OpDb, s: SampleWrite, cache?: CacheWrite): Op<boolean> {
+  const { tasks, samples, responseCache } = db.tables;
+  // a sample with no score failed (as coverage counts it), error or not: the task's count agrees
+  const failed = Boolean(s.error) || s.score === null;
+  const r = yield* write(
+    db
+      .update(tasks)
+      .set({ status: failed ? "error" : "done" })
+      .where(and(eq(tasks.id, s.taskId), eq(tasks.status, "pending"))),
+  );
+  if (r.changes === 0) return false;
+  yield* write(
+    db.insert(samples).values({
+      taskId: s.taskId,
+      runId: s.runId,
+      caseId: s.caseId,
+      criterionId: s.criterionId,
+      judge: s.judge,
+      sampleIndex: s.sampleIndex,
+      score: s.score,
+      reasoning: s.reasoning,
+      rawText: s.rawText,
+      latencyMs: s.latencyMs,
+      inputTokens: s.inputTokens,
+      outputTokens: s.outputTokens,
+      costUsd: s.costUsd,
+      attempts: s.attempts,
+      cached: Boolean(s.cached),
+      error: s.error,
+      requestKey: s.requestKey ?? null,
+      createdAt: new Date(),
+      cacheReadTokens: s.cacheReadTokens ?? 0,
+      cacheWriteTokens: s.cacheWriteTokens ?? 0,
+      reasoningTokens: s.reasoningTokens ?? 0,
+      cacheSavedUsd: s.cacheSavedUsd ?? 0,
+      batched: Boolean(s.batched),
+    }),
+  );
+  if (cache)
+    yield* write(
+      db
+        .insert(responseCache)
+        .values({
+          key: cache.key,
+          text: cache.text,
+          inputTokens: cache.inputTokens,
+          outputTokens: cache.outputTokens,
+          createdAt: new Date(),
+        })
+        .onConflictDoNothing({ target: responseCache.key }),
+    );
+  return true;
+}
+
+/**
  * Records a finished task: its sample row and the task's status, in one transaction. A task that
  * is no longer pending (a duplicate completion) writes nothing: exactly one sample per task.
  */
-export function recordSample(db: Db, s: SampleWrite, cache?: CacheWrite): boolean {
-  return stmts(db).record(s, cache);
-}
+export const recordSample = query(function* (db, s: SampleWrite, cache?: CacheWrite): Op<boolean> {
+  // SQLite: the hot path's prepared statements and transaction (statements above)
+  if (db.engine === "sqlite") return stmts(db as unknown as Db).record(s, cache);
+  return yield* tx(db, (t) => recordOneOp(t, s, cache));
+});
 
 export type SampleRecord = { sample: SampleWrite; cache?: CacheWrite };
 
@@ -363,20 +461,46 @@ export type SampleRecord = { sample: SampleWrite; cache?: CacheWrite };
  * Records several finished tasks in one commit (each as recordSample does); says for each whether it
  * was written. If the commit fails, nothing of it is stored and the error is thrown.
  */
-export function recordSamples(db: Db, items: readonly SampleRecord[]): boolean[] {
-  return stmts(db).recordMany(items);
-}
+export const recordSamples = query(function* (db, items: readonly SampleRecord[]): Op<boolean[]> {
+  if (db.engine === "sqlite") return stmts(db as unknown as Db).recordMany(items);
+  return yield* tx(db, function* (t) {
+    const written: boolean[] = [];
+    for (const i of items) written.push(yield* recordOneOp(t, i.sample, i.cache));
+    return written;
+  });
+});
 
-export function getCachedResponse(
-  db: Db,
+export const getCachedResponse = query(function* (
+  db,
   key: string,
-): { text: string; inputTokens: number; outputTokens: number } | undefined {
-  return stmts(db).getCache.get(key) as
-    | { text: string; inputTokens: number; outputTokens: number }
-    | undefined;
-}
+): Op<{ text: string; inputTokens: number; outputTokens: number } | undefined> {
+  if (db.engine === "sqlite")
+    return stmts(db as unknown as Db).getCache.get(key) as
+      | { text: string; inputTokens: number; outputTokens: number }
+      | undefined;
+  const { responseCache } = db.tables;
+  return yield* one(
+    db
+      .select({
+        text: responseCache.text,
+        inputTokens: responseCache.inputTokens,
+        outputTokens: responseCache.outputTokens,
+      })
+      .from(responseCache)
+      .where(eq(responseCache.key, key)),
+  );
+});
 
 export type RunTotals = { done: number; errors: number; costUsd: number };
+
+/** The judges with a live call, in order (a recursive CTE both engines run the same way). */
+const LIVE_JUDGES = `with recursive j(judge) as (
+           select min(judge) from samples where cached = 0 and error is null and judge != 'deterministic'
+           union all
+           select (select min(judge) from samples
+                   where cached = 0 and error is null and judge != 'deterministic' and judge > j.judge)
+           from j where j.judge is not null)
+         select judge from j where judge is not null`;
 
 /** The runs list's statements (migration 0009's run_totals and indexes), prepared once per connection. */
 function listStatements(db: Db) {
@@ -393,17 +517,7 @@ function listStatements(db: Db) {
        from tasks where run_id = @id`,
     ),
     // the judges with a live call: one index seek each (samples_judge_live_idx), not a scan
-    liveJudges: c
-      .prepare(
-        `with recursive j(judge) as (
-           select min(judge) from samples where cached = 0 and error is null and judge != 'deterministic'
-           union all
-           select (select min(judge) from samples
-                   where cached = 0 and error is null and judge != 'deterministic' and judge > j.judge)
-           from j where j.judge is not null)
-         select judge from j where judge is not null`,
-      )
-      .pluck(),
+    liveJudges: c.prepare(LIVE_JUDGES).pluck(),
     latestLatencies: c
       .prepare(
         `select latency_ms from samples
@@ -421,17 +535,40 @@ const listStmts = perConnection(listStatements);
  * a live one's (queued, running, or written to since it finished) are counted now from the indexes,
  * so the cost is that of the live runs, not of every sample in the database.
  */
-export function getProgressByRun(db: Db): Map<string, RunTotals> {
-  const st = listStmts(db);
+export const getProgressByRun = query(function* (db): Op<Map<string, RunTotals>> {
   const out = new Map<string, RunTotals>();
-  for (const r of st.settled.all() as ({ runId: string } & RunTotals)[])
-    out.set(r.runId, { done: r.done, errors: r.errors, costUsd: r.costUsd });
-  for (const id of st.unsettled.all() as string[]) {
-    const r = st.live.get({ id }) as { n: number } & RunTotals;
-    if (r.n > 0) out.set(id, { done: r.done, errors: r.errors, costUsd: r.costUsd });
+  if (db.engine === "sqlite") {
+    const st = listStmts(db as unknown as Db);
+    for (const r of st.settled.all() as ({ runId: string } & RunTotals)[])
+      out.set(r.runId, { done: r.done, errors: r.errors, costUsd: r.costUsd });
+    for (const id of st.unsettled.all() as string[]) {
+      const r = st.live.get({ id }) as { n: number } & RunTotals;
+      if (r.n > 0) out.set(id, { done: r.done, errors: r.errors, costUsd: r.costUsd });
+    }
+    return out;
   }
+  // PostgreSQL: the live runs' counts in one statement, not one round trip per run
+  const settled = yield* rows<{ runId: string } & RunTotals>(
+    db,
+    sql`select run_id as "runId", done, errors, cost_usd as "costUsd" from run_totals order by run_id`,
+  );
+  for (const r of settled) out.set(r.runId, { done: r.done, errors: r.errors, costUsd: r.costUsd });
+  const live = yield* rows<{ runId: string; n: number } & RunTotals>(
+    db,
+    sql`select r.id as "runId", x.n, x.done, x.errors,
+               (select coalesce(sum(cost_usd), 0) from samples where run_id = r.id) as "costUsd"
+        from runs r
+        cross join lateral (
+          select count(*) as n,
+                 coalesce(sum(case when status = 'done' then 1 else 0 end), 0) as done,
+                 coalesce(sum(case when status = 'error' then 1 else 0 end), 0) as errors
+          from tasks where run_id = r.id) x
+        where r.id not in (select run_id from run_totals)
+        order by r.id`,
+  );
+  for (const r of live) if (r.n > 0) out.set(r.runId, { done: r.done, errors: r.errors, costUsd: r.costUsd });
   return out;
-}
+});
 
 /** How many of a judge's latest live calls its median latency is taken over. */
 export const LATENCY_WINDOW = 500;
@@ -441,18 +578,42 @@ export const LATENCY_WINDOW = 500;
  * estimates: the upper median (of an even count, the higher middle value). Read newest first from
  * samples_judge_live_idx, so it costs the same at any number of samples.
  */
-export function getMedianLatencyByJudge(
-  db: Db,
+export const getMedianLatencyByJudge = query(function* (
+  db,
   { window = LATENCY_WINDOW }: { window?: number } = {},
-): Record<string, number> {
-  const st = listStmts(db);
+): Op<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const judge of st.liveJudges.all() as string[]) {
-    const xs = (st.latestLatencies.all(judge, window) as number[]).sort((a, b) => a - b);
+  if (db.engine === "sqlite") {
+    const st = listStmts(db as unknown as Db);
+    for (const judge of st.liveJudges.all() as string[]) {
+      const xs = (st.latestLatencies.all(judge, window) as number[]).sort((a, b) => a - b);
+      out[judge] = xs[Math.floor(xs.length / 2)];
+    }
+    return out;
+  }
+  const judges = yield* rows<{ judge: string }>(db, sql.raw(LIVE_JUDGES));
+  const { samples } = db.tables;
+  for (const { judge } of judges) {
+    const latest = yield* all(
+      db
+        .select({ ms: samples.latencyMs })
+        .from(samples)
+        .where(
+          and(
+            eq(samples.judge, judge),
+            eq(samples.cached, false),
+            isNull(samples.error),
+            ne(samples.judge, "deterministic"),
+          ),
+        )
+        .orderBy(desc(samples.id))
+        .limit(window),
+    );
+    const xs = latest.map((r) => r.ms).sort((a, b) => a - b);
     out[judge] = xs[Math.floor(xs.length / 2)];
   }
   return out;
-}
+});
 
 /** What a run's current samples cost and what the provider's prompt cache and batch APIs did for it. */
 export type RunCostRow = {
@@ -468,17 +629,30 @@ export type RunCostRow = {
   batchedCalls: number;
 };
 
-export function getRunCost(db: Db, { runId }: { runId: string }): RunCostRow {
-  const row = db.$client
-    .prepare(
-      `select count(*) as calls, coalesce(sum(cost_usd), 0) as costUsd,
+export const getRunCost = query(function* (db, { runId }: { runId: string }): Op<RunCostRow> {
+  if (db.engine === "sqlite") {
+    const row = (db as unknown as Db).$client
+      .prepare(
+        `select count(*) as calls, coalesce(sum(cost_usd), 0) as costUsd,
         coalesce(sum(input_tokens), 0) as inputTokens, coalesce(sum(output_tokens), 0) as outputTokens,
         coalesce(sum(cache_read_tokens), 0) as cacheReadTokens,
         coalesce(sum(cache_write_tokens), 0) as cacheWriteTokens,
         coalesce(sum(reasoning_tokens), 0) as reasoningTokens,
         coalesce(sum(cache_saved_usd), 0) as cacheSavedUsd, coalesce(sum(batched), 0) as batchedCalls
        from samples where run_id = ? and superseded_at is null and cached = 0 and judge != 'deterministic'`,
-    )
-    .get(runId) as RunCostRow;
+      )
+      .get(runId) as RunCostRow;
+    return row;
+  }
+  const [row] = yield* rows<RunCostRow>(
+    db,
+    sql`select count(*) as "calls", coalesce(sum(cost_usd), 0) as "costUsd",
+        coalesce(sum(input_tokens), 0) as "inputTokens", coalesce(sum(output_tokens), 0) as "outputTokens",
+        coalesce(sum(cache_read_tokens), 0) as "cacheReadTokens",
+        coalesce(sum(cache_write_tokens), 0) as "cacheWriteTokens",
+        coalesce(sum(reasoning_tokens), 0) as "reasoningTokens",
+        coalesce(sum(cache_saved_usd), 0) as "cacheSavedUsd", coalesce(sum(batched), 0) as "batchedCalls"
+       from samples where run_id = ${runId} and superseded_at is null and cached = 0 and judge != 'deterministic'`,
+  );
   return row;
-}
+});

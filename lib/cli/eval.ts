@@ -11,7 +11,7 @@ import {
   getRunSamples,
   setRunStatus,
 } from "@/db/queries/runs";
-import type { RunOptions } from "@/db/schema";
+import type { ResultRow, RunOptions } from "@/db/schema";
 import { loadProjectCriteria } from "../criteria/load";
 import type { CriteriaRegistry } from "../criteria/registry";
 import { JuryError } from "../errors";
@@ -309,7 +309,7 @@ function printSummary(
   runId: string,
   status: string,
   cases: { caseId: string }[],
-  results: ReturnType<typeof getRunResults>,
+  results: ResultRow[],
   coverage: RunCoverage,
   failures: FailureGroup[],
   samples: { costUsd: number }[],

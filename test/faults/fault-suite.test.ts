@@ -2,7 +2,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getExperimentResults } from "@/db/queries/experiments";
 import { getRunResults, getRunSamples, getRunTasks } from "@/db/queries/runs";
-import type { RunOptions } from "@/db/schema";
+import type { ResultRow, RunOptions } from "@/db/schema";
 import { runExperiment } from "@/lib/memory/experiment";
 import { importStudyFolder } from "@/lib/memory/import";
 import { hashString } from "@/lib/providers/mock-model";
@@ -100,7 +100,7 @@ describe("fault suite (scripted server: 429 storms, 500s, hangs, truncated, wron
       `${s.caseId}|${s.criterionId}|${s.judge}|${s.sampleIndex}`;
     const cleanScores = new Map(getRunSamples(db, { runId: clean }).map((s) => [key(s), s.score]));
     for (const s of samples) expect(s.score, key(s)).toBe(cleanScores.get(key(s)));
-    const strip = (rows: ReturnType<typeof getRunResults>) =>
+    const strip = (rows: ResultRow[]) =>
       rows
         .map((r) => ({ ...r, runId: "" }))
         .sort((a, b) => `${a.caseId}${a.criterionId}`.localeCompare(`${b.caseId}${b.criterionId}`));
