@@ -284,3 +284,26 @@ export const pruneWorkers = query(function* (db, { before }: { before: Date }) {
   const { workers } = db.tables;
   return (yield* write(db.delete(workers).where(lte(workers.heartbeatAt, before)))).changes;
 });
+
+/**
+ * Runs with a task free to claim now (queued or running, oldest first): what `jury worker` looks for.
+ * A run that is interrupted, cancelled or finished is left alone (resuming is a person's decision).
+ */
+export const runsWithFreeTasks = query(function* (db, { now, limit }: { now: Date; limit: number }) {
+  const { runs, tasks } = db.tables;
+  const got = yield* all(
+    db
+      .select({ id: runs.id, createdAt: runs.createdAt })
+      .from(runs)
+      .where(
+        and(
+          inArray(runs.status, ["queued", "running"]),
+          sql`exists (select 1 from ${tasks} where ${tasks.runId} = ${runs.id} and ${tasks.status} = 'pending'
+            and (${tasks.claimExpiresAt} is null or ${tasks.claimExpiresAt} <= ${now.getTime()}))`,
+        ),
+      )
+      .orderBy(asc(runs.createdAt), asc(runs.id))
+      .limit(limit),
+  );
+  return got.map((r) => r.id);
+});

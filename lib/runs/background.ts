@@ -12,7 +12,7 @@ export function startRunInBackground(db: Db, runId: string): void {
   if (jobs.has(runId)) return;
   const settings = readSettings(db);
   const registry = loadProjectCriteria();
-  const job = executeRun(db, runId, { settings, registry })
+  const job = executeRun(db, runId, { settings, registry, workerKind: "dashboard" })
     .catch((err) => console.error(`run ${runId} failed:`, err instanceof Error ? err.message : err))
     .finally(() => jobs.delete(runId));
   jobs.set(runId, job);
