@@ -16,7 +16,7 @@ import { cohenKappa, weightedKappa } from "../stats/kappa";
 import { tempDb } from "../testing/fixtures";
 import { PANEL, runAgreement } from "./run-agreement";
 import { showAgreement } from "./service";
-import { CASES, seedRun } from "./test-run";
+import { CASES, seedRun } from "@/lib/testing/agreement-run";
 
 const HUMAN = [
   { passed: true, score: 8 },

@@ -6,7 +6,7 @@ import { createDb } from "@/db/client";
 import { setVerdictLabel } from "@/db/queries/labels";
 import { getSettingsData, saveSettingsData } from "@/db/queries/settings";
 import { showRunAgreement } from "../agreement/service";
-import { CASES, seedRun } from "../agreement/test-run";
+import { CASES, seedRun } from "@/lib/testing/agreement-run";
 import { hasErrorCode } from "../errors";
 import type { ExperimentConfig } from "../memory/experiment";
 import { tempDir } from "../testing/fixtures";
