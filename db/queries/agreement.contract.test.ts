@@ -23,7 +23,12 @@ import {
 const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 const ITEMS: AgreementItemRow[] = [
-  { itemId: "q2", position: 2, gold: 1, data: { input: "ä 😀", outputs: ["x", "y"], nested: { z: 1, a: [null, 2.5] } } },
+  {
+    itemId: "q2",
+    position: 2,
+    gold: 1,
+    data: { input: "ä 😀", outputs: ["x", "y"], nested: { z: 1, a: [null, 2.5] } },
+  },
   { itemId: "q1", position: 0, gold: null, data: null },
   { itemId: "Q3", position: 1, gold: 0.5, data: {} },
 ];
@@ -77,12 +82,19 @@ const cachedResponse = query(function* (db, key: string) {
 });
 const OPTIONS: RunOptions = { judges: ["local:a"], n: 1, temperature: 0, concurrency: 1, noCache: false };
 const addRun = query(function* (db, id: string, status: "running" | "done") {
-  yield* write(db.insert(db.tables.runs).values({ id, suitePath: "s", suiteName: "s", options: OPTIONS, status }));
+  yield* write(
+    db.insert(db.tables.runs).values({ id, suitePath: "s", suiteName: "s", options: OPTIONS, status }),
+  );
 });
 const addSample = query(function* (db, runId: string, key: string) {
   const { tasks, samples } = db.tables;
   const base = { runId, caseId: key, criterionId: "c", judge: "local:a", sampleIndex: 0 };
-  const t = yield* one(db.insert(tasks).values({ ...base, key }).returning({ id: tasks.id }));
+  const t = yield* one(
+    db
+      .insert(tasks)
+      .values({ ...base, key })
+      .returning({ id: tasks.id }),
+  );
   yield* write(db.insert(samples).values({ ...base, taskId: t?.id ?? 0, score: 1 }));
 });
 const addLabel = query(function* (db, runId: string, caseId: string) {
@@ -122,12 +134,16 @@ describe.each(storeKinds())("agreement queries on %s", (kind) => {
     });
     const opts = (await getAgreementSet(db, "s1"))?.options;
     expect(JSON.stringify(opts)).toBe(JSON.stringify(set("s1").options)); // key order kept
-    expect(await getAgreementItems(db, "s1")).toEqual(
-      [...ITEMS].sort((a, b) => a.position - b.position),
-    );
+    expect(await getAgreementItems(db, "s1")).toEqual([...ITEMS].sort((a, b) => a.position - b.position));
     const judgments = await getAgreementJudgments(db, "s1");
     expect(judgments).toEqual(JUDGMENTS.map(stored).sort(judgmentOrder));
-    expect(judgments.map((j) => j.judge)).toEqual(["Anthropic:a", "Anthropic:a", "openai:b", "openai:b", "é"]);
+    expect(judgments.map((j) => j.judge)).toEqual([
+      "Anthropic:a",
+      "Anthropic:a",
+      "openai:b",
+      "openai:b",
+      "é",
+    ]);
     expect(await getAgreementSet(db, "nope")).toBeUndefined();
     expect(await getAgreementItems(db, "nope")).toEqual([]);
     expect(await getAgreementJudgments(db, "nope")).toEqual([]);
@@ -156,7 +172,11 @@ describe.each(storeKinds())("agreement queries on %s", (kind) => {
     expect(await getAgreementItems(store.db, "big")).toEqual(items);
     const got = await getAgreementJudgments(store.db, "big");
     expect(got).toEqual(judgments.map(stored).sort(judgmentOrder));
-    expect((await listAgreementSets(store.db))[0]).toMatchObject({ items: 1203, judgments: 2406, judges: ["j1", "j2"] });
+    expect((await listAgreementSets(store.db))[0]).toMatchObject({
+      items: 1203,
+      judgments: 2406,
+      judges: ["j1", "j2"],
+    });
   });
 
   it("stores nothing of a set that breaks a constraint, and nothing of one whose transaction fails", async () => {
@@ -195,7 +215,11 @@ describe.each(storeKinds())("agreement queries on %s", (kind) => {
     await insertAgreementSet(db, set("b", { items: [], judgments: [] }), new Date(2000));
     await insertAgreementSet(db, set("a"), new Date(2000));
     await insertAgreementSet(db, set("old", { kind: "trec" }), new Date(-5));
-    await insertAgreementSet(db, set("new", { items: ITEMS.slice(0, 1), judgments: JUDGMENTS.slice(0, 1) }), new Date(9e12));
+    await insertAgreementSet(
+      db,
+      set("new", { items: ITEMS.slice(0, 1), judgments: JUDGMENTS.slice(0, 1) }),
+      new Date(9e12),
+    );
     const judgesOfAll = [...new Set(JUDGMENTS.map((j) => j.judge))].sort(byteOrder);
     const list = await listAgreementSets(db);
     expect(list.map((s) => s.id)).toEqual(["new", "a", "b", "old"]);
@@ -233,10 +257,24 @@ describe.each(storeKinds())("agreement queries on %s", (kind) => {
   it("puts and gets stored reports, replacing one of the same subject", async () => {
     const { db } = store;
     expect(await getAgreementReport(db, "s1")).toBeUndefined();
-    const r1 = { subjectId: "s1", kind: "set" as const, stamp: SET_STAMP, report: '{"a":1}', cpuMs: 12, computedAt: new Date(1000) };
+    const r1 = {
+      subjectId: "s1",
+      kind: "set" as const,
+      stamp: SET_STAMP,
+      report: '{"a":1}',
+      cpuMs: 12,
+      computedAt: new Date(1000),
+    };
     await putAgreementReport(db, r1);
     expect(await getAgreementReport(db, "s1")).toEqual(r1);
-    const r2 = { subjectId: "s1", kind: "run" as const, stamp: "labels 1/1", report: "{}", cpuMs: 0, computedAt: new Date(2_000_000_000_000) };
+    const r2 = {
+      subjectId: "s1",
+      kind: "run" as const,
+      stamp: "labels 1/1",
+      report: "{}",
+      cpuMs: 0,
+      computedAt: new Date(2_000_000_000_000),
+    };
     await putAgreementReport(db, r2);
     await putAgreementReport(db, { ...r1, subjectId: "s2" });
     expect(await getAgreementReport(db, "s1")).toEqual(r2);

@@ -89,7 +89,9 @@ export const insertAgreementSet = query(function* (db, set: NewAgreementSet, cre
   yield* tx(db, function* (t) {
     const { agreementSets, agreementItems, agreementJudgments } = t.tables;
     yield* write(
-      t.insert(agreementSets).values({ id: set.id, kind: set.kind, name: set.name, options: set.options, createdAt }),
+      t
+        .insert(agreementSets)
+        .values({ id: set.id, kind: set.kind, name: set.name, options: set.options, createdAt }),
     );
     for (const part of chunks(set.items, PG_CHUNK))
       yield* write(

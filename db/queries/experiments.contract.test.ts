@@ -51,13 +51,20 @@ describe.each(storeKinds())("experiment queries on %s", (kind) => {
     const before = Date.now();
     await insertExperiment(db, { id: "e1", collection: "c", label: "BM25 ä", config: CONFIG });
     const e = await getExperiment(db, "e1");
-    expect(e).toMatchObject({ id: "e1", collection: "c", label: "BM25 ä", status: "queued", error: null, finishedAt: null });
+    expect(e).toMatchObject({
+      id: "e1",
+      collection: "c",
+      label: "BM25 ä",
+      status: "queued",
+      error: null,
+      finishedAt: null,
+    });
     expect(JSON.stringify(e?.config)).toBe(JSON.stringify(CONFIG));
     expect(e?.createdAt.getTime()).toBeGreaterThanOrEqual(before);
 
-    await finishExperiment(db, "e1", "error", "boom");
+    await finishExperiment(db, "e1", "failed", "boom");
     const failed = await getExperiment(db, "e1");
-    expect(failed).toMatchObject({ status: "error", error: "boom" });
+    expect(failed).toMatchObject({ status: "failed", error: "boom" });
     expect(failed?.finishedAt).toBeInstanceOf(Date);
 
     await setExperimentStatus(db, "e1", "running");
@@ -95,7 +102,12 @@ describe.each(storeKinds())("experiment queries on %s", (kind) => {
     const { db } = store;
     await insertExperiment(db, { id: "e1", collection: "c", label: "l", config: CONFIG });
     await insertExperimentResult(db, result("e1", "q2", ["m1"], ["m1", "m2"]));
-    await insertExperimentResult(db, { ...result("e1", "Q9", [], []), error: "timeout", inputTokens: 7, costUsd: 0.25 });
+    await insertExperimentResult(db, {
+      ...result("e1", "Q9", [], []),
+      error: "timeout",
+      inputTokens: 7,
+      costUsd: 0.25,
+    });
     await insertExperimentResult(db, result("e1", "q10", ["ä"], ["ä"]));
     await insertExperimentResult(db, result("e1", "q2", ["changed"], [])); // ignored
     const rows = await getExperimentResults(db, "e1");
@@ -107,7 +119,13 @@ describe.each(storeKinds())("experiment queries on %s", (kind) => {
       costUsd: 0,
       error: null,
     });
-    expect(rows[0]).toMatchObject({ error: "timeout", inputTokens: 7, costUsd: 0.25, retrieved: [], candidates: [] });
+    expect(rows[0]).toMatchObject({
+      error: "timeout",
+      inputTokens: 7,
+      costUsd: 0.25,
+      retrieved: [],
+      candidates: [],
+    });
     expect(await getExperimentResults(db, "nope")).toEqual([]);
   });
 

@@ -69,7 +69,7 @@ export const getExperimentResults = query(function* (db, id: string) {
  * pool, in the order the experiments were made (SQLite: their rowid; PostgreSQL, which has none:
  * their creation time, then id).
  */
-export const pooledMemoryIds = query(function* (db, collection: string, queryId: string, depth = 10) {
+export const pooledMemoryIds = query(function* (db, collection: string, queryId: string, depth: number = 10) {
   const order = db.engine === "pg" ? sql`e.created_at, e.id` : sql`e.rowid`;
   const found = yield* rows<{ retrieved: string; candidates: string }>(
     db,

@@ -1,6 +1,6 @@
+import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { freshStore, type Store, storeKinds } from "@/lib/testing/stores";
-import { sql } from "drizzle-orm";
 import { exec, one, query, rows, write } from "../op";
 import type { RetrievalConfig, RunOptions, RunStatus } from "../schema";
 import { getOverview, getRecentActivity } from "./overview";
@@ -34,7 +34,12 @@ const addTasks = query(function* (db, runId: string, statuses: ("pending" | "don
   const { tasks, samples } = db.tables;
   for (const [i, status] of statuses.entries()) {
     const base = { runId, caseId: `c${i}`, criterionId: "k", judge: "local:a", sampleIndex: 0 };
-    const t = yield* one(db.insert(tasks).values({ ...base, key: `t${i}`, status }).returning({ id: tasks.id }));
+    const t = yield* one(
+      db
+        .insert(tasks)
+        .values({ ...base, key: `t${i}`, status })
+        .returning({ id: tasks.id }),
+    );
     if (i === 0) yield* write(db.insert(samples).values({ ...base, taskId: t?.id ?? 0 }));
   }
 });
@@ -47,7 +52,9 @@ const addOthers = query(function* (db) {
     ["e2", 300],
   ] as const)
     yield* write(
-      db.insert(experiments).values({ id, collection: "c", label: `l ${id}`, config, status: "done", createdAt: new Date(at) }),
+      db
+        .insert(experiments)
+        .values({ id, collection: "c", label: `l ${id}`, config, status: "done", createdAt: new Date(at) }),
     );
   // SQLite keeps a collection's memories in one rowid range (migration 0008); PostgreSQL numbers them itself
   let base: number | undefined;

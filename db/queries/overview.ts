@@ -55,7 +55,7 @@ export type RecentReview = {
 export type RecentActivity = { runs: RecentRun[]; experiments: RecentExperiment[]; reviews: RecentReview[] };
 
 /** The newest runs (with their task progress), retrieval experiments and reviews, newest first. */
-export const getRecentActivity = query(function* (db, limit = 5) {
+export const getRecentActivity = query(function* (db, limit: number = 5) {
   const { experiments, reviews, runs } = db.tables;
   const lastRuns = yield* all(
     db

@@ -67,19 +67,30 @@ describe.each(storeKinds())("review queries on %s", (kind) => {
       ["r3", -1],
       ["r4", 3000],
     ] as const) {
-      await insertReview(db, review(id, { verdict: id === "r3" ? "fail" : "pass", score: id === "r3" ? null : 1 }));
+      await insertReview(
+        db,
+        review(id, { verdict: id === "r3" ? "fail" : "pass", score: id === "r3" ? null : 1 }),
+      );
       await setCreatedAt(db, id, new Date(at));
     }
     expect((await listReviews(db)).map((r) => r.id)).toEqual(["r2", "r4", "r1", "r3"]);
     const two = await listReviews(db, { limit: 2 });
     expect(two.map((r) => r.id)).toEqual(["r2", "r4"]);
-    expect((await listReviews(db)).at(-1)).toMatchObject({ verdict: "fail", score: null, createdAt: new Date(-1) });
+    expect((await listReviews(db)).at(-1)).toMatchObject({
+      verdict: "fail",
+      score: null,
+      createdAt: new Date(-1),
+    });
   });
 
   it("lists review jobs with no stored review, newest first, up to a limit", async () => {
     const { db } = store;
     expect(await listUnstoredReviewJobs(db)).toEqual([]);
-    await addJob(db, "j-old", "review", new Date(1000), { status: "failed", error: "boom", startedAt: new Date(1500) });
+    await addJob(db, "j-old", "review", new Date(1000), {
+      status: "failed",
+      error: "boom",
+      startedAt: new Date(1500),
+    });
     await addJob(db, "j-new", "review", new Date(3000));
     await addJob(db, "j-stored", "review", new Date(4000), { status: "running" });
     await addJob(db, "j-run", "run", new Date(5000));
