@@ -1,4 +1,6 @@
-import type { Db } from "../client";
+import { asc, eq, sql } from "drizzle-orm";
+import type { SqliteDb } from "../client";
+import { all, one, query, rows, tx, write } from "../op";
 import type { AgreementSetKind } from "../schema";
 
 /**
@@ -39,107 +41,197 @@ export type NewAgreementSet = {
   judgments: (Pick<AgreementJudgmentRow, "itemId" | "judge" | "label"> & Partial<AgreementJudgmentRow>)[];
 };
 
-/** Stores a set with its items and judgments, all or nothing. */
-export function insertAgreementSet(db: Db, set: NewAgreementSet, createdAt = new Date()): void {
-  const c = db.$client;
-  const insSet = c.prepare(
-    "insert into agreement_sets (id, kind, name, options, created_at) values (?, ?, ?, ?, ?)",
-  );
-  const insItem = c.prepare(
-    "insert into agreement_items (set_id, item_id, position, gold, data) values (?, ?, ?, ?, ?)",
-  );
-  const insJudgment = c.prepare(
-    `insert into agreement_judgments (set_id, item_id, judge, "order", label, raw, error, input_tokens,
-       output_tokens, cost_usd) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  c.transaction(() => {
-    insSet.run(set.id, set.kind, set.name, JSON.stringify(set.options), createdAt.getTime());
-    for (const i of set.items)
-      insItem.run(set.id, i.itemId, i.position, i.gold, i.data === null ? null : JSON.stringify(i.data));
-    for (const j of set.judgments)
-      insJudgment.run(
-        set.id,
-        j.itemId,
-        j.judge,
-        j.order ?? "",
-        j.label,
-        j.raw ?? null,
-        j.error ?? null,
-        j.inputTokens ?? 0,
-        j.outputTokens ?? 0,
-        j.costUsd ?? null,
-      );
-  })();
+/** Rows per multi-row insert on PostgreSQL: 10 columns × 500 stays far below its 65,535 parameters. */
+const PG_CHUNK = 500;
+
+function* chunks<T>(xs: readonly T[], size: number): Generator<readonly T[]> {
+  for (let i = 0; i < xs.length; i += size) yield xs.slice(i, i + size);
 }
+
+/**
+ * Stores a set with its items and judgments, all or nothing. On SQLite the rows go through prepared
+ * statements in one transaction (an import is 100,000s of rows: the bench's path); on PostgreSQL as
+ * multi-row inserts in one transaction.
+ */
+export const insertAgreementSet = query(function* (db, set: NewAgreementSet, createdAt: Date = new Date()) {
+  if (db.engine === "sqlite") {
+    const c = (db as unknown as SqliteDb).$client;
+    const insSet = c.prepare(
+      "insert into agreement_sets (id, kind, name, options, created_at) values (?, ?, ?, ?, ?)",
+    );
+    const insItem = c.prepare(
+      "insert into agreement_items (set_id, item_id, position, gold, data) values (?, ?, ?, ?, ?)",
+    );
+    const insJudgment = c.prepare(
+      `insert into agreement_judgments (set_id, item_id, judge, "order", label, raw, error, input_tokens,
+         output_tokens, cost_usd) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    c.transaction(() => {
+      insSet.run(set.id, set.kind, set.name, JSON.stringify(set.options), createdAt.getTime());
+      for (const i of set.items)
+        insItem.run(set.id, i.itemId, i.position, i.gold, i.data === null ? null : JSON.stringify(i.data));
+      for (const j of set.judgments)
+        insJudgment.run(
+          set.id,
+          j.itemId,
+          j.judge,
+          j.order ?? "",
+          j.label,
+          j.raw ?? null,
+          j.error ?? null,
+          j.inputTokens ?? 0,
+          j.outputTokens ?? 0,
+          j.costUsd ?? null,
+        );
+    })();
+    return;
+  }
+  yield* tx(db, function* (t) {
+    const { agreementSets, agreementItems, agreementJudgments } = t.tables;
+    yield* write(
+      t
+        .insert(agreementSets)
+        .values({ id: set.id, kind: set.kind, name: set.name, options: set.options, createdAt }),
+    );
+    for (const part of chunks(set.items, PG_CHUNK))
+      yield* write(
+        t.insert(agreementItems).values(
+          part.map((i) => ({
+            setId: set.id,
+            itemId: i.itemId,
+            position: i.position,
+            gold: i.gold ?? null,
+            data: i.data ?? null,
+          })),
+        ),
+      );
+    for (const part of chunks(set.judgments, PG_CHUNK))
+      yield* write(
+        t.insert(agreementJudgments).values(
+          part.map((j) => ({
+            setId: set.id,
+            itemId: j.itemId,
+            judge: j.judge,
+            order: j.order ?? "",
+            label: j.label ?? null,
+            raw: j.raw ?? null,
+            error: j.error ?? null,
+            inputTokens: j.inputTokens ?? 0,
+            outputTokens: j.outputTokens ?? 0,
+            costUsd: j.costUsd ?? null,
+          })),
+        ),
+      );
+  });
+});
+
+export const getAgreementSet = query(function* (db, id: string) {
+  const { agreementSets: s } = db.tables;
+  const r: AgreementSetRow | undefined = yield* one(
+    db
+      .select({ id: s.id, kind: s.kind, name: s.name, options: s.options, createdAt: s.createdAt })
+      .from(s)
+      .where(eq(s.id, id)),
+  );
+  return r;
+});
+
+export type AgreementSetSummary = AgreementSetRow & { items: number; judges: string[]; judgments: number };
 
 type RawSet = Omit<AgreementSetRow, "options" | "createdAt"> & { options: string; createdAt: number };
 const toSet = (r: RawSet): AgreementSetRow => ({
   ...r,
   options: JSON.parse(r.options) as Record<string, unknown>,
-  createdAt: new Date(r.createdAt),
+  createdAt: new Date(Number(r.createdAt)),
 });
 
-export function getAgreementSet(db: Db, id: string): AgreementSetRow | undefined {
-  const r = db.$client
-    .prepare("select id, kind, name, options, created_at as createdAt from agreement_sets where id = ?")
-    .get(id) as RawSet | undefined;
-  return r ? toSet(r) : undefined;
-}
+export const listAgreementSets = query(function* (db, opts: { limit?: number } = {}) {
+  // the set's judges, distinct, sorted, one per line
+  const judges =
+    db.engine === "pg"
+      ? sql`(select string_agg(judge, chr(10) order by judge) from (select distinct judge from agreement_judgments j
+               where j.set_id = s.id) d)`
+      : sql`(select group_concat(judge, char(10)) from (select distinct judge from agreement_judgments j
+               where j.set_id = s.id order by judge))`;
+  const found = yield* rows<RawSet & { items: number; judgments: number; judges: string | null }>(
+    db,
+    sql`select s.id, s.kind, s.name, s.options, s.created_at as "createdAt",
+               (select count(*) from agreement_items i where i.set_id = s.id) as items,
+               (select count(*) from agreement_judgments j where j.set_id = s.id) as judgments,
+               ${judges} as judges
+        from agreement_sets s order by s.created_at desc, s.id limit ${opts.limit ?? 500}`,
+  );
+  return found.map(
+    (r): AgreementSetSummary => ({
+      ...toSet(r),
+      items: Number(r.items),
+      judgments: Number(r.judgments),
+      judges: r.judges ? r.judges.split("\n") : [],
+    }),
+  );
+});
 
-export type AgreementSetSummary = AgreementSetRow & { items: number; judges: string[]; judgments: number };
+export const getAgreementItems = query(function* (db, setId: string) {
+  const { agreementItems: i } = db.tables;
+  const found: AgreementItemRow[] = yield* all(
+    db
+      .select({ itemId: i.itemId, position: i.position, gold: i.gold, data: i.data })
+      .from(i)
+      .where(eq(i.setId, setId))
+      .orderBy(asc(i.position)),
+  );
+  return found;
+});
 
-export function listAgreementSets(db: Db, opts: { limit?: number } = {}): AgreementSetSummary[] {
-  const rows = db.$client
-    .prepare(
-      `select s.id, s.kind, s.name, s.options, s.created_at as createdAt,
-              (select count(*) from agreement_items i where i.set_id = s.id) as items,
-              (select count(*) from agreement_judgments j where j.set_id = s.id) as judgments,
-              (select group_concat(judge, char(10)) from (select distinct judge from agreement_judgments j
-                 where j.set_id = s.id order by judge)) as judges
-       from agreement_sets s order by s.created_at desc, s.id limit ?`,
-    )
-    .all(opts.limit ?? 500) as (RawSet & { items: number; judgments: number; judges: string | null })[];
-  return rows.map((r) => ({
-    ...toSet(r),
-    items: r.items,
-    judgments: r.judgments,
-    judges: r.judges ? r.judges.split("\n") : [],
-  }));
-}
-
-export function getAgreementItems(db: Db, setId: string): AgreementItemRow[] {
-  return (
-    db.$client
-      .prepare(
-        "select item_id as itemId, position, gold, data from agreement_items where set_id = ? order by position",
-      )
-      .all(setId) as (Omit<AgreementItemRow, "data"> & { data: string | null })[]
-  ).map((r) => ({ ...r, data: r.data === null ? null : (JSON.parse(r.data) as Record<string, unknown>) }));
-}
-
-export function getAgreementJudgments(db: Db, setId: string): AgreementJudgmentRow[] {
-  return db.$client
-    .prepare(
-      `select item_id as itemId, judge, "order" as "order", label, raw, error, input_tokens as inputTokens,
-              output_tokens as outputTokens, cost_usd as costUsd
-       from agreement_judgments where set_id = ? order by judge, item_id, "order"`,
-    )
-    .all(setId) as AgreementJudgmentRow[];
-}
+export const getAgreementJudgments = query(function* (db, setId: string) {
+  const { agreementJudgments: j } = db.tables;
+  const found: AgreementJudgmentRow[] = yield* all(
+    db
+      .select({
+        itemId: j.itemId,
+        judge: j.judge,
+        order: j.order,
+        label: j.label,
+        raw: j.raw,
+        error: j.error,
+        inputTokens: j.inputTokens,
+        outputTokens: j.outputTokens,
+        costUsd: j.costUsd,
+      })
+      .from(j)
+      .where(eq(j.setId, setId))
+      .orderBy(asc(j.judge), asc(j.itemId), asc(j.order)),
+  );
+  return found;
+});
 
 /** A parsed answer kept for reuse, in the response cache every judge call shares. */
-export function putResponse(
-  db: Db,
+export const putResponse = query(function* (
+  db,
   r: { key: string; text: string; inputTokens: number; outputTokens: number },
-): void {
-  db.$client
-    .prepare(
-      `insert into response_cache (key, text, input_tokens, output_tokens, created_at) values (?, ?, ?, ?, ?)
-       on conflict(key) do update set text = excluded.text, input_tokens = excluded.input_tokens,
-         output_tokens = excluded.output_tokens, created_at = excluded.created_at`,
-    )
-    .run(r.key, r.text, r.inputTokens, r.outputTokens, Date.now());
-}
+) {
+  const { responseCache: c } = db.tables;
+  yield* write(
+    db
+      .insert(c)
+      .values({
+        key: r.key,
+        text: r.text,
+        inputTokens: r.inputTokens,
+        outputTokens: r.outputTokens,
+        createdAt: new Date(),
+      })
+      .onConflictDoUpdate({
+        target: c.key,
+        set: {
+          text: sql`excluded.text`,
+          inputTokens: sql`excluded.input_tokens`,
+          outputTokens: sql`excluded.output_tokens`,
+          createdAt: sql`excluded.created_at`,
+        },
+      }),
+  );
+});
 
 // ─── stored reports ──────────────────────────────────────────────────────────
 
@@ -153,41 +245,64 @@ export type StoredReport = {
 };
 
 /** Stores (or replaces) the computed report of an import or a run. */
-export function putAgreementReport(db: Db, r: StoredReport): void {
-  db.$client
-    .prepare(
-      `insert into agreement_reports (subject_id, kind, stamp, report, cpu_ms, computed_at) values (?, ?, ?, ?, ?, ?)
-       on conflict(subject_id) do update set kind = excluded.kind, stamp = excluded.stamp,
-         report = excluded.report, cpu_ms = excluded.cpu_ms, computed_at = excluded.computed_at`,
-    )
-    .run(r.subjectId, r.kind, r.stamp, r.report, r.cpuMs, r.computedAt.getTime());
-}
+export const putAgreementReport = query(function* (db, r: StoredReport) {
+  const { agreementReports: a } = db.tables;
+  yield* write(
+    db
+      .insert(a)
+      .values({
+        subjectId: r.subjectId,
+        kind: r.kind,
+        stamp: r.stamp,
+        report: r.report,
+        cpuMs: r.cpuMs,
+        computedAt: r.computedAt,
+      })
+      .onConflictDoUpdate({
+        target: a.subjectId,
+        set: {
+          kind: sql`excluded.kind`,
+          stamp: sql`excluded.stamp`,
+          report: sql`excluded.report`,
+          cpuMs: sql`excluded.cpu_ms`,
+          computedAt: sql`excluded.computed_at`,
+        },
+      }),
+  );
+});
 
-export function getAgreementReport(db: Db, subjectId: string): StoredReport | undefined {
-  const r = db.$client
-    .prepare(
-      `select subject_id as subjectId, kind, stamp, report, cpu_ms as cpuMs, computed_at as computedAt
-       from agreement_reports where subject_id = ?`,
-    )
-    .get(subjectId) as (Omit<StoredReport, "computedAt"> & { computedAt: number }) | undefined;
-  return r ? { ...r, computedAt: new Date(r.computedAt) } : undefined;
-}
+export const getAgreementReport = query(function* (db, subjectId: string) {
+  const { agreementReports: a } = db.tables;
+  const r: StoredReport | undefined = yield* one(
+    db
+      .select({
+        subjectId: a.subjectId,
+        kind: a.kind,
+        stamp: a.stamp,
+        report: a.report,
+        cpuMs: a.cpuMs,
+        computedAt: a.computedAt,
+      })
+      .from(a)
+      .where(eq(a.subjectId, subjectId)),
+  );
+  return r;
+});
 
 /**
  * What a run's agreement is computed from, as one string: its newest label change, its label count,
  * its status and how many samples it holds. Any label change, resume or retry changes it.
  */
-export function runAgreementStamp(db: Db, runId: string): string {
-  const r = db.$client
-    .prepare(
-      `select (select coalesce(max(id), 0) from verdict_label_history where run_id = ?) as h,
-              (select count(*) from verdict_labels where run_id = ?) as l,
-              (select count(*) from samples where run_id = ?) as s,
-              (select status from runs where id = ?) as st`,
-    )
-    .get(runId, runId, runId, runId) as { h: number; l: number; s: number; st: string | null };
+export const runAgreementStamp = query(function* (db, runId: string) {
+  const [r] = yield* rows<{ h: number; l: number; s: number; st: string | null }>(
+    db,
+    sql`select (select coalesce(max(id), 0) from verdict_label_history where run_id = ${runId}) as h,
+               (select count(*) from verdict_labels where run_id = ${runId}) as l,
+               (select count(*) from samples where run_id = ${runId}) as s,
+               (select status from runs where id = ${runId}) as st`,
+  );
   return `labels ${r.h}/${r.l} · samples ${r.s} · ${r.st ?? "?"}`;
-}
+});
 
 /** An import's items and judgments never change after it is stored: its stamp is fixed. */
 export const SET_STAMP = "set v1";

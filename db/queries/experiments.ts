@@ -1,60 +1,85 @@
-import { desc, eq } from "drizzle-orm";
-import type { Db } from "../client";
-import { experimentResults, experiments, type RetrievalConfig, type RunStatus } from "../schema";
+import { asc, desc, eq, sql } from "drizzle-orm";
+import { all, one, query, rows, write } from "../op";
+import type { experimentResults, RetrievalConfig, RunStatus } from "../schema";
 
-export function insertExperiment(
-  db: Db,
+export const insertExperiment = query(function* (
+  db,
   e: { id: string; collection: string; label: string; config: RetrievalConfig },
-): void {
-  db.insert(experiments)
-    .values({ ...e, status: "queued" })
-    .run();
-}
+) {
+  const { experiments } = db.tables;
+  yield* write(db.insert(experiments).values({ ...e, status: "queued" }));
+});
 
-export function setExperimentStatus(db: Db, id: string, status: RunStatus): void {
-  db.update(experiments).set({ status, error: null, finishedAt: null }).where(eq(experiments.id, id)).run();
-}
+export const setExperimentStatus = query(function* (db, id: string, status: RunStatus) {
+  const { experiments } = db.tables;
+  yield* write(
+    db.update(experiments).set({ status, error: null, finishedAt: null }).where(eq(experiments.id, id)),
+  );
+});
 
-export function finishExperiment(db: Db, id: string, status: RunStatus, error?: string): void {
-  db.update(experiments)
-    .set({ status, error: error ?? null, finishedAt: new Date() })
-    .where(eq(experiments.id, id))
-    .run();
-}
+export const finishExperiment = query(function* (db, id: string, status: RunStatus, error?: string) {
+  const { experiments } = db.tables;
+  yield* write(
+    db
+      .update(experiments)
+      .set({ status, error: error ?? null, finishedAt: new Date() })
+      .where(eq(experiments.id, id)),
+  );
+});
 
-export function insertExperimentResult(db: Db, r: typeof experimentResults.$inferInsert): void {
-  db.insert(experimentResults).values(r).onConflictDoNothing().run();
-}
+export const insertExperimentResult = query(function* (db, r: typeof experimentResults.$inferInsert) {
+  const { experimentResults } = db.tables;
+  yield* write(db.insert(experimentResults).values(r).onConflictDoNothing());
+});
 
-export function listExperiments(db: Db, collection: string) {
-  return db
-    .select()
-    .from(experiments)
-    .where(eq(experiments.collection, collection))
-    .orderBy(desc(experiments.createdAt))
-    .all();
-}
+/** A collection's experiments, newest first. */
+export const listExperiments = query(function* (db, collection: string) {
+  const { experiments } = db.tables;
+  return yield* all(
+    db
+      .select()
+      .from(experiments)
+      .where(eq(experiments.collection, collection))
+      .orderBy(desc(experiments.createdAt)),
+  );
+});
 
-export function getExperiment(db: Db, id: string) {
-  return db.select().from(experiments).where(eq(experiments.id, id)).get();
-}
+export const getExperiment = query(function* (db, id: string) {
+  const { experiments } = db.tables;
+  return yield* one(db.select().from(experiments).where(eq(experiments.id, id)));
+});
 
-export function getExperimentResults(db: Db, id: string) {
-  return db.select().from(experimentResults).where(eq(experimentResults.experimentId, id)).all();
-}
+/**
+ * An experiment's results in query id order (the order SQLite always gave them in: it reads them
+ * through the (experiment_id, query_id) index; PostgreSQL is told).
+ */
+export const getExperimentResults = query(function* (db, id: string) {
+  const { experimentResults } = db.tables;
+  return yield* all(
+    db
+      .select()
+      .from(experimentResults)
+      .where(eq(experimentResults.experimentId, id))
+      .orderBy(asc(experimentResults.queryId)),
+  );
+});
 
-/** Every memory any configuration retrieved (or ranked as a candidate) for a query: the TREC-style pool. */
-export function pooledMemoryIds(db: Db, collection: string, queryId: string, depth = 10): string[] {
-  const rows = db.$client
-    .prepare(
-      `select r.retrieved, r.candidates from experiment_results r join experiments e on e.id = r.experiment_id
-       where e.collection = ? and r.query_id = ?`,
-    )
-    .all(collection, queryId) as { retrieved: string; candidates: string }[];
+/**
+ * Every memory any configuration retrieved (or ranked as a candidate) for a query: the TREC-style
+ * pool, in the order the experiments were made (SQLite: their rowid; PostgreSQL, which has none:
+ * their creation time, then id).
+ */
+export const pooledMemoryIds = query(function* (db, collection: string, queryId: string, depth: number = 10) {
+  const order = db.engine === "pg" ? sql`e.created_at, e.id` : sql`e.rowid`;
+  const found = yield* rows<{ retrieved: string; candidates: string }>(
+    db,
+    sql`select r.retrieved, r.candidates from experiment_results r join experiments e on e.id = r.experiment_id
+        where e.collection = ${collection} and r.query_id = ${queryId} order by ${order}`,
+  );
   const ids = new Set<string>();
-  for (const r of rows) {
+  for (const r of found) {
     for (const id of JSON.parse(r.retrieved) as string[]) ids.add(id);
     for (const c of (JSON.parse(r.candidates) as { memoryId: string }[]).slice(0, depth)) ids.add(c.memoryId);
   }
   return [...ids];
-}
+});

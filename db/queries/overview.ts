@@ -1,6 +1,6 @@
-import { count, desc, eq } from "drizzle-orm";
-import type { Db } from "../client";
-import { experiments, memories, type RunStatus, reviews, runs, samples } from "../schema";
+import { count, desc, eq, sql } from "drizzle-orm";
+import { all, one, query, rows } from "../op";
+import type { RunStatus } from "../schema";
 
 export type Overview = {
   runs: number;
@@ -12,17 +12,19 @@ export type Overview = {
 };
 
 /** Counts for the home page, straight from the database. */
-export function getOverview(db: Db): Overview {
-  const n = (q: { get(): { n: number } | undefined }) => q.get()?.n ?? 0;
-  return {
-    runs: n(db.select({ n: count() }).from(runs)),
-    runningRuns: n(db.select({ n: count() }).from(runs).where(eq(runs.status, "running"))),
-    samples: n(db.select({ n: count() }).from(samples)),
-    memories: n(db.select({ n: count() }).from(memories)),
-    experiments: n(db.select({ n: count() }).from(experiments)),
-    reviews: n(db.select({ n: count() }).from(reviews)),
+export const getOverview = query(function* (db) {
+  const { experiments, memories, reviews, runs, samples } = db.tables;
+  const n = (r: { n: number } | undefined) => r?.n ?? 0;
+  const overview: Overview = {
+    runs: n(yield* one(db.select({ n: count() }).from(runs))),
+    runningRuns: n(yield* one(db.select({ n: count() }).from(runs).where(eq(runs.status, "running")))),
+    samples: n(yield* one(db.select({ n: count() }).from(samples))),
+    memories: n(yield* one(db.select({ n: count() }).from(memories))),
+    experiments: n(yield* one(db.select({ n: count() }).from(experiments))),
+    reviews: n(yield* one(db.select({ n: count() }).from(reviews))),
   };
-}
+  return overview;
+});
 
 export type RecentRun = {
   id: string;
@@ -53,63 +55,70 @@ export type RecentReview = {
 export type RecentActivity = { runs: RecentRun[]; experiments: RecentExperiment[]; reviews: RecentReview[] };
 
 /** The newest runs (with their task progress), retrieval experiments and reviews, newest first. */
-export function getRecentActivity(db: Db, limit = 5): RecentActivity {
-  const lastRuns = db
-    .select({
-      id: runs.id,
-      suiteName: runs.suiteName,
-      status: runs.status,
-      createdAt: runs.createdAt,
-      options: runs.options,
-      totalTasks: runs.totalTasks,
-    })
-    .from(runs)
-    .orderBy(desc(runs.createdAt), desc(runs.id))
-    .limit(limit)
-    .all();
-  const progress = db.$client.prepare(
-    `select sum(case when status != 'pending' then 1 else 0 end) as finished,
-            sum(case when status = 'error' then 1 else 0 end) as failed
-     from tasks where run_id = ?`,
+export const getRecentActivity = query(function* (db, limit: number = 5) {
+  const { experiments, reviews, runs } = db.tables;
+  const lastRuns = yield* all(
+    db
+      .select({
+        id: runs.id,
+        suiteName: runs.suiteName,
+        status: runs.status,
+        createdAt: runs.createdAt,
+        options: runs.options,
+        totalTasks: runs.totalTasks,
+      })
+      .from(runs)
+      .orderBy(desc(runs.createdAt), desc(runs.id))
+      .limit(limit),
   );
-  return {
-    runs: lastRuns.map((r) => {
-      const p = progress.get(r.id) as { finished: number | null; failed: number | null };
-      return {
-        id: r.id,
-        suiteName: r.suiteName,
-        status: r.status,
-        createdAt: r.createdAt,
-        judges: r.options.judges,
-        n: r.options.n,
-        totalTasks: r.totalTasks,
-        finished: p.finished ?? 0,
-        failed: p.failed ?? 0,
-      };
-    }),
-    experiments: db
-      .select({
-        id: experiments.id,
-        collection: experiments.collection,
-        label: experiments.label,
-        status: experiments.status,
-        createdAt: experiments.createdAt,
-      })
-      .from(experiments)
-      .orderBy(desc(experiments.createdAt), desc(experiments.id))
-      .limit(limit)
-      .all(),
-    reviews: db
-      .select({
-        id: reviews.id,
-        title: reviews.title,
-        verdict: reviews.verdict,
-        score: reviews.score,
-        createdAt: reviews.createdAt,
-      })
-      .from(reviews)
-      .orderBy(desc(reviews.createdAt), desc(reviews.id))
-      .limit(limit)
-      .all(),
+  const recentRuns: RecentRun[] = [];
+  for (const r of lastRuns) {
+    const [p] = yield* rows<{ finished: number | null; failed: number | null }>(
+      db,
+      sql`select sum(case when status != 'pending' then 1 else 0 end) as finished,
+                 sum(case when status = 'error' then 1 else 0 end) as failed
+          from tasks where run_id = ${r.id}`,
+    );
+    recentRuns.push({
+      id: r.id,
+      suiteName: r.suiteName,
+      status: r.status,
+      createdAt: r.createdAt,
+      judges: r.options.judges,
+      n: r.options.n,
+      totalTasks: r.totalTasks,
+      finished: Number(p?.finished ?? 0),
+      failed: Number(p?.failed ?? 0),
+    });
+  }
+  const activity: RecentActivity = {
+    runs: recentRuns,
+    experiments: yield* all(
+      db
+        .select({
+          id: experiments.id,
+          collection: experiments.collection,
+          label: experiments.label,
+          status: experiments.status,
+          createdAt: experiments.createdAt,
+        })
+        .from(experiments)
+        .orderBy(desc(experiments.createdAt), desc(experiments.id))
+        .limit(limit),
+    ),
+    reviews: yield* all(
+      db
+        .select({
+          id: reviews.id,
+          title: reviews.title,
+          verdict: reviews.verdict,
+          score: reviews.score,
+          createdAt: reviews.createdAt,
+        })
+        .from(reviews)
+        .orderBy(desc(reviews.createdAt), desc(reviews.id))
+        .limit(limit),
+    ),
   };
-}
+  return activity;
+});

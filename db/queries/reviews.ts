@@ -1,9 +1,9 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
-import type { Db } from "../client";
-import { jobs, type ReviewRecord, reviews } from "../schema";
+import { all, one, query, write } from "../op";
+import type { ReviewRecord } from "../schema";
 
-export function insertReview(
-  db: Db,
+export const insertReview = query(function* (
+  db,
   r: {
     id: string;
     title: string;
@@ -15,39 +15,45 @@ export function insertReview(
     diff: string;
     record: ReviewRecord;
   },
-): void {
-  db.insert(reviews).values(r).run();
-}
+) {
+  const { reviews } = db.tables;
+  yield* write(db.insert(reviews).values(r));
+});
 
-export function listReviews(db: Db, { limit = 200 }: { limit?: number } = {}) {
-  return db.select().from(reviews).orderBy(desc(reviews.createdAt)).limit(limit).all();
-}
+/** The newest reviews first. */
+export const listReviews = query(function* (db, { limit = 200 }: { limit?: number } = {}) {
+  const { reviews } = db.tables;
+  return yield* all(db.select().from(reviews).orderBy(desc(reviews.createdAt)).limit(limit));
+});
 
-export function getReview(db: Db, id: string) {
-  return db.select().from(reviews).where(eq(reviews.id, id)).get();
-}
+export const getReview = query(function* (db, id: string) {
+  const { reviews } = db.tables;
+  return yield* one(db.select().from(reviews).where(eq(reviews.id, id)));
+});
 
 /**
  * Review jobs with no stored review (yet): running, queued, or stopped before they finished
  * (interrupted, failed, cancelled), newest first, so none disappears from the Reviews page.
  */
-export function listUnstoredReviewJobs(db: Db, { limit = 50 }: { limit?: number } = {}) {
-  return db
-    .select({
-      id: jobs.id,
-      status: jobs.status,
-      done: jobs.done,
-      total: jobs.total,
-      errors: jobs.errors,
-      error: jobs.error,
-      createdAt: jobs.createdAt,
-      startedAt: jobs.startedAt,
-      finishedAt: jobs.finishedAt,
-    })
-    .from(jobs)
-    .leftJoin(reviews, eq(reviews.id, jobs.id))
-    .where(and(eq(jobs.kind, "review"), isNull(reviews.id)))
-    .orderBy(desc(jobs.createdAt))
-    .limit(limit)
-    .all();
-}
+export const listUnstoredReviewJobs = query(function* (db, { limit = 50 }: { limit?: number } = {}) {
+  const { jobs, reviews } = db.tables;
+  return yield* all(
+    db
+      .select({
+        id: jobs.id,
+        status: jobs.status,
+        done: jobs.done,
+        total: jobs.total,
+        errors: jobs.errors,
+        error: jobs.error,
+        createdAt: jobs.createdAt,
+        startedAt: jobs.startedAt,
+        finishedAt: jobs.finishedAt,
+      })
+      .from(jobs)
+      .leftJoin(reviews, eq(reviews.id, jobs.id))
+      .where(and(eq(jobs.kind, "review"), isNull(reviews.id)))
+      .orderBy(desc(jobs.createdAt))
+      .limit(limit),
+  );
+});

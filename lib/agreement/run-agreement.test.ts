@@ -13,10 +13,10 @@ import {
 } from "@/db/queries/labels";
 import { getRunSamples } from "@/db/queries/runs";
 import { cohenKappa, weightedKappa } from "../stats/kappa";
+import { CASES, seedRun } from "../testing/agreement-run";
 import { tempDb } from "../testing/fixtures";
 import { PANEL, runAgreement } from "./run-agreement";
 import { showAgreement } from "./service";
-import { CASES, seedRun } from "./test-run";
 
 const HUMAN = [
   { passed: true, score: 8 },

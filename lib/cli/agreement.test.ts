@@ -5,7 +5,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "@/db/client";
-import { seedRun } from "../agreement/test-run";
+import { seedRun } from "../testing/agreement-run";
 import { tempDir, writeJson } from "../testing/fixtures";
 import { runJury, runJurySync } from "../testing/run-jury";
 import { type ScriptedServer, startScriptedServer } from "../testing/scripted-server";

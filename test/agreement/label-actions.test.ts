@@ -3,7 +3,7 @@
 // typed ActionResult, nothing stored.
 import path from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { seedRun } from "@/lib/agreement/test-run";
+import { seedRun } from "@/lib/testing/agreement-run";
 import { tempDir } from "@/lib/testing/fixtures";
 
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));

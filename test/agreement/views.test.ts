@@ -6,7 +6,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
 import { setVerdictLabel } from "@/db/queries/labels";
 import { importLlmbar, importTrec, showRunAgreement } from "@/lib/agreement/service";
-import { seedRun } from "@/lib/agreement/test-run";
+import { seedRun } from "@/lib/testing/agreement-run";
 import { tempDb } from "@/lib/testing/fixtures";
 
 vi.mock("@/app/actions/labels", () => ({ setLabel: vi.fn(), undoLabel: vi.fn() }));

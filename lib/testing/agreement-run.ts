@@ -1,7 +1,7 @@
 // Tests only: a finished run with known judge scores, to label and measure.
 import type { Db } from "@/db/client";
-import { insertRun, recordSample } from "@/db/queries/runs";
-import { finalizeRun } from "../runs/finalize-run";
+import { getRunTasks, insertRun, recordSample, setRunStatus } from "@/db/queries/runs";
+import { finalizeRun } from "@/lib/runs/finalize-run";
 
 export const SCORES = {
   "local:a": [8, 7, 3, 2, 9, 5, 6, 4],
@@ -31,14 +31,7 @@ export function seedRun(db: Db, id = "run_20260101_0000abcd"): string {
       })),
     ),
   });
-  const taskIds = db.$client
-    .prepare("select id, case_id as caseId, judge from tasks where run_id = ?")
-    .all(id) as {
-    id: number;
-    caseId: string;
-    judge: keyof typeof SCORES;
-  }[];
-  for (const t of taskIds)
+  for (const t of getRunTasks(db, { runId: id }))
     recordSample(db, {
       taskId: t.id,
       runId: id,
@@ -46,7 +39,7 @@ export function seedRun(db: Db, id = "run_20260101_0000abcd"): string {
       criterionId: "helpful",
       judge: t.judge,
       sampleIndex: 0,
-      score: SCORES[t.judge][CASES.indexOf(t.caseId)],
+      score: SCORES[t.judge as keyof typeof SCORES][CASES.indexOf(t.caseId)],
       reasoning: "r",
       rawText: "{}",
       latencyMs: 1,
@@ -58,6 +51,6 @@ export function seedRun(db: Db, id = "run_20260101_0000abcd"): string {
       error: null,
     });
   finalizeRun(db, id, { judges, n: 1 });
-  db.$client.prepare("update runs set status = 'done' where id = ?").run(id);
+  setRunStatus(db, { id, status: "done" });
   return id;
 }
