@@ -256,7 +256,7 @@ export function requestCancel(db: Db, { id }: { id: string }): boolean {
       .where(and(eq(runs.id, id), inArray(runs.status, ["queued", "running"])))
       .run();
     if (r.changes === 0) return false;
-    requestJobCancel(tx as unknown as Db, { id });
+    requestJobCancel(db, { id }); // the same connection, inside its transaction
     return true;
   });
 }
