@@ -37,10 +37,7 @@ export const getRunLive = query(function* (
 });
 
 /** An experiment's counters: queries finished of the study's queries. */
-export const getExperimentLive = query(function* (
-  db,
-  id: string,
-): Op<LiveProgress | undefined> {
+export const getExperimentLive = query(function* (db, id: string): Op<LiveProgress | undefined> {
   const { experimentResults, experiments, studyQueries } = db.tables;
   const e = yield* one(
     db
@@ -83,10 +80,7 @@ export const getExperimentLive = query(function* (
  * A review's counters, from its job: calls made of those planned, failed calls, and once it is
  * stored its cost. `error` says why a review stopped unstored (cancelled, interrupted, failed).
  */
-export const getReviewLive = query(function* (
-  db,
-  id: string,
-): Op<LiveProgress | undefined> {
+export const getReviewLive = query(function* (db, id: string): Op<LiveProgress | undefined> {
   const { jobs, reviews } = db.tables;
   const job = yield* one(
     db
@@ -115,10 +109,7 @@ export const getReviewLive = query(function* (
 });
 
 /** An agreement import's or report's job: its counters (files read, then judges computed) and outcome. */
-export const getAgreementJobLive = query(function* (
-  db,
-  id: string,
-): Op<LiveProgress | undefined> {
+export const getAgreementJobLive = query(function* (db, id: string): Op<LiveProgress | undefined> {
   const { jobs } = db.tables;
   const job = yield* one(
     db

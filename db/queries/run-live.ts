@@ -82,7 +82,9 @@ export const getRunCounters = query(function* (db, { runId }: { runId: string })
       .where(eq(runTotals.runId, runId)),
   );
   if (settled) {
-    const n = yield* one(db.select({ total: sql<number>`count(*)` }).from(tasks).where(eq(tasks.runId, runId)));
+    const n = yield* one(
+      db.select({ total: sql<number>`count(*)` }).from(tasks).where(eq(tasks.runId, runId)),
+    );
     const total = n?.total ?? 0;
     return { total, ...settled, pending: total - settled.done - settled.errors } as RunProgress;
   }
