@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
+import type { CriterionVerdict } from "@/lib/judging/aggregate";
 import type { CaseCriterion } from "@/lib/runs/plan-run";
 import { all, query, write } from "../op";
-import type { CriterionVerdict, NewRun, RunStatus } from "../schema";
+import type { NewRun, RunStatus } from "../schema";
 
 /**
  * A small run written row by row through query(), the same on both stores, for the contract tests of
@@ -98,7 +99,7 @@ export function sampleSpecs(): SampleSpec[] {
 export const answered = (s: { score: number | null; error: string | null }) =>
   s.score !== null && (s.error ?? "") === "";
 
-export type VerdictSpec = {
+type VerdictSpec = {
   caseId: string;
   criterionId: string;
   finalScore: number | null;
