@@ -1,20 +1,26 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { LiveProgress } from "@/lib/jobs/live";
-import type { Db } from "../client";
-import { experimentResults, experiments, jobs, reviews, runs, studyQueries } from "../schema";
+import { type Op, one, query } from "../op";
 import { getJudgesAnswered, getLatestRunSamples, getRunCounters } from "./run-live";
 
 /** A run's counters and the samples finished after `cursor` (a sample id), for live progress. */
-export function getRunLive(db: Db, id: string, cursor = 0, limit = 20): LiveProgress | undefined {
-  const run = db
-    .select({ status: runs.status, startedAt: runs.startedAt, options: runs.options })
-    .from(runs)
-    .where(eq(runs.id, id))
-    .get();
+export const getRunLive = query(function* (
+  db,
+  id: string,
+  cursor: number = 0,
+  limit: number = 20,
+): Op<LiveProgress | undefined> {
+  const { runs } = db.tables;
+  const run = yield* one(
+    db
+      .select({ status: runs.status, startedAt: runs.startedAt, options: runs.options })
+      .from(runs)
+      .where(eq(runs.id, id)),
+  );
   if (!run) return undefined;
-  const p = getRunCounters(db, { runId: id });
+  const p = yield* getRunCounters.body(db, { runId: id });
   const judges = run.options.judges;
-  const latest = getLatestRunSamples(db, { runId: id, after: cursor, limit });
+  const latest = yield* getLatestRunSamples.body(db, { runId: id, after: cursor, limit });
   return {
     kind: "run",
     status: run.status,
@@ -26,33 +32,37 @@ export function getRunLive(db: Db, id: string, cursor = 0, limit = 20): LiveProg
     latest,
     cursor: latest[0]?.id ?? cursor,
     judgesAsked: judges.length,
-    judgesAnswered: getJudgesAnswered(db, { runId: id, judges }),
+    judgesAnswered: yield* getJudgesAnswered.body(db, { runId: id, judges }),
   };
-}
+});
 
 /** An experiment's counters: queries finished of the study's queries. */
-export function getExperimentLive(db: Db, id: string): LiveProgress | undefined {
-  const e = db
-    .select({
-      status: experiments.status,
-      collection: experiments.collection,
-      createdAt: experiments.createdAt,
-    })
-    .from(experiments)
-    .where(eq(experiments.id, id))
-    .get();
-  if (!e) return undefined;
-  const done = db
-    .select({ n: sql<number>`count(*)`, cost: sql<number>`coalesce(sum(${experimentResults.costUsd}), 0)` })
-    .from(experimentResults)
-    .where(eq(experimentResults.experimentId, id))
-    .get() ?? { n: 0, cost: 0 };
-  const total =
+export const getExperimentLive = query(function* (db, id: string): Op<LiveProgress | undefined> {
+  const { experimentResults, experiments, studyQueries } = db.tables;
+  const e = yield* one(
     db
-      .select({ n: sql<number>`count(*)` })
-      .from(studyQueries)
-      .where(eq(studyQueries.collection, e.collection))
-      .get()?.n ?? 0;
+      .select({
+        status: experiments.status,
+        collection: experiments.collection,
+        createdAt: experiments.createdAt,
+      })
+      .from(experiments)
+      .where(eq(experiments.id, id)),
+  );
+  if (!e) return undefined;
+  const done = (yield* one(
+    db
+      .select({ n: sql<number>`count(*)`, cost: sql<number>`coalesce(sum(${experimentResults.costUsd}), 0)` })
+      .from(experimentResults)
+      .where(eq(experimentResults.experimentId, id)),
+  )) ?? { n: 0, cost: 0 };
+  const total =
+    (yield* one(
+      db
+        .select({ n: sql<number>`count(*)` })
+        .from(studyQueries)
+        .where(eq(studyQueries.collection, e.collection)),
+    ))?.n ?? 0;
   return {
     kind: "experiment",
     status: e.status,
@@ -64,20 +74,22 @@ export function getExperimentLive(db: Db, id: string): LiveProgress | undefined 
     latest: [],
     cursor: 0,
   };
-}
+});
 
 /**
  * A review's counters, from its job: calls made of those planned, failed calls, and once it is
  * stored its cost. `error` says why a review stopped unstored (cancelled, interrupted, failed).
  */
-export function getReviewLive(db: Db, id: string): LiveProgress | undefined {
-  const job = db
-    .select()
-    .from(jobs)
-    .where(and(eq(jobs.id, id), eq(jobs.kind, "review")))
-    .get();
+export const getReviewLive = query(function* (db, id: string): Op<LiveProgress | undefined> {
+  const { jobs, reviews } = db.tables;
+  const job = yield* one(
+    db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.id, id), eq(jobs.kind, "review"))),
+  );
   if (!job) return undefined;
-  const stored = db.select({ record: reviews.record }).from(reviews).where(eq(reviews.id, id)).get();
+  const stored = yield* one(db.select({ record: reviews.record }).from(reviews).where(eq(reviews.id, id)));
   // the heartbeat writes the counters; a stored review's own calls are the final figures
   const calls = stored?.record.calls;
   const done = calls ? calls.length : job.done;
@@ -94,15 +106,17 @@ export function getReviewLive(db: Db, id: string): LiveProgress | undefined {
     error: job.error,
     stored: Boolean(stored),
   };
-}
+});
 
 /** An agreement import's or report's job: its counters (files read, then judges computed) and outcome. */
-export function getAgreementJobLive(db: Db, id: string): LiveProgress | undefined {
-  const job = db
-    .select()
-    .from(jobs)
-    .where(and(eq(jobs.id, id), eq(jobs.kind, "agreement")))
-    .get();
+export const getAgreementJobLive = query(function* (db, id: string): Op<LiveProgress | undefined> {
+  const { jobs } = db.tables;
+  const job = yield* one(
+    db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.id, id), eq(jobs.kind, "agreement"))),
+  );
   if (!job) return undefined;
   return {
     kind: "agreement",
@@ -117,4 +131,4 @@ export function getAgreementJobLive(db: Db, id: string): LiveProgress | undefine
     cursor: 0,
     error: job.error,
   };
-}
+});

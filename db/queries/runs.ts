@@ -3,6 +3,7 @@ import type { CaseCriterion } from "@/lib/runs/plan-run";
 import type { Db } from "../client";
 import { all, type Op, type OpDb, one, query, rows, tx, write } from "../op";
 import type { NewSample, RunOptions, RunStatus, results, SupersededReason } from "../schema";
+import { requestJobCancel } from "./jobs";
 import { perConnection } from "./statements";
 
 export type NewRunPlan = {
@@ -269,12 +270,12 @@ export const addRunProviderWarnings = query(function* (
 });
 
 /**
- * Asks the run's owner to stop: it sees the request on its job row at its next heartbeat. The job
- * row's update is requestJobCancel's (db/queries/jobs.ts), written here so both are one transaction.
+ * Asks the run's owner to stop: it sees the request on its job row at its next heartbeat (the run and
+ * its job row are marked in one transaction; every worker on the run reads the job row).
  */
 export const requestCancel = query(function* (db, { id }: { id: string }): Op<boolean> {
   return yield* tx(db, function* (t) {
-    const { runs, jobs } = t.tables;
+    const { runs } = t.tables;
     const r = yield* write(
       t
         .update(runs)
@@ -282,12 +283,7 @@ export const requestCancel = query(function* (db, { id }: { id: string }): Op<bo
         .where(and(eq(runs.id, id), inArray(runs.status, ["queued", "running"]))),
     );
     if (r.changes === 0) return false;
-    yield* write(
-      t
-        .update(jobs)
-        .set({ cancelRequested: true })
-        .where(and(eq(jobs.id, id), inArray(jobs.status, ["queued", "running"]))),
-    );
+    yield* requestJobCancel.body(t, { id });
     return true;
   });
 });
