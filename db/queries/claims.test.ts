@@ -209,4 +209,27 @@ describe.each(storeKinds())("task claims on %s", (kind) => {
     expect(got.sort((a, b) => a - b)).toEqual([ids[1], ids[2]]);
     expect((await taskRows(store.db, "r")).map((t) => t.claimedBy)).toEqual(["w1", "w2", "w2", null]);
   });
+
+  it("shares the run's concurrency fairly among the workers beating on it", async () => {
+    await seedRun(store.db, "r", ["a:x"], 30);
+    const limits = { concurrency: 10, perProviderConcurrency: 100 };
+    for (const id of ["w1", "w2", "w3"])
+      await upsertWorker(store.db, { id, kind: "worker", host: "h", pid: 1, runId: "r", now: t0 });
+    // a worker on another run and a silent one do not count
+    await upsertWorker(store.db, { id: "w4", kind: "worker", host: "h", pid: 1, runId: "other", now: t0 });
+    await upsertWorker(store.db, {
+      id: "w5",
+      kind: "worker",
+      host: "h",
+      pid: 1,
+      runId: "r",
+      now: later(-60_000),
+    });
+    const fair = { limits, fairSince: later(-30_000) };
+    expect(await claim("w1", 10, fair)).toHaveLength(4); // ceil(10 / 3)
+    expect(await claim("w1", 10, fair)).toHaveLength(0); // it has its part
+    expect(await claim("w2", 10, fair)).toHaveLength(4);
+    expect(await claim("w3", 10, fair)).toHaveLength(2); // what is left of the 10
+    expect(await claim("w3", 10, { limits })).toHaveLength(0); // the run's total holds without sharing too
+  });
 });

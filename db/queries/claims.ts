@@ -37,6 +37,11 @@ export type ClaimRequest = {
   limits: ClaimLimits;
   /** only these judges' tasks (a batched run's live part), else any */
   judges?: readonly string[];
+  /**
+   * Shares the run's concurrency fairly: this worker claims at most its part of it among the workers
+   * on the run whose heartbeat is newer than `since` (so one that came first does not keep every slot).
+   */
+  fairSince?: Date;
 };
 
 /** Locks the run's claims for this transaction (PostgreSQL; SQLite's write transaction is the lock). */
@@ -60,7 +65,7 @@ function* claimInTx(t: OpDb, r: ClaimRequest) {
   yield* lockRunClaims(t, r.runId);
   const live = yield* all(
     t
-      .select({ judge: tasks.judge, n: count() })
+      .select({ by: tasks.claimedBy, judge: tasks.judge, n: count() })
       .from(tasks)
       .where(
         and(
@@ -70,17 +75,30 @@ function* claimInTx(t: OpDb, r: ClaimRequest) {
           gt(tasks.claimExpiresAt, r.now),
         ),
       )
-      .groupBy(tasks.judge),
+      .groupBy(tasks.claimedBy, tasks.judge),
   );
   let total = 0;
+  let mine = 0;
   const perProvider = new Map<string, number>();
-  for (const { judge, n } of live) {
+  for (const { by, judge, n } of live) {
     total += Number(n);
+    if (by === r.workerId) mine += Number(n);
     if (judge === "deterministic") continue;
     const p = providerOf(judge);
     perProvider.set(p, (perProvider.get(p) ?? 0) + Number(n));
   }
-  const room = Math.min(r.max, r.limits.concurrency - total);
+  let room = Math.min(r.max, r.limits.concurrency - total);
+  if (r.fairSince && room > 0) {
+    const { workers } = t.tables;
+    const on = yield* one(
+      t
+        .select({ n: count() })
+        .from(workers)
+        .where(and(eq(workers.runId, r.runId), gt(workers.heartbeatAt, r.fairSince))),
+    );
+    const share = Math.ceil(r.limits.concurrency / Math.max(1, Number(on?.n ?? 0)));
+    room = Math.min(room, share - mine);
+  }
   if (room <= 0) return [] as Task[];
   const free = and(
     eq(tasks.runId, r.runId),

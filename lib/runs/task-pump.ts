@@ -7,6 +7,7 @@ import {
   claimTasks,
   openTasks,
   releaseClaims,
+  removeWorker,
 } from "@/db/queries/claims";
 import type { Task } from "@/db/schema";
 import { readEnv } from "../env/registry";
@@ -29,6 +30,7 @@ export async function freeDeadLocalClaims(db: AnyDb, runId: string): Promise<num
     const pid = Number(parts.at(-2));
     if (parts.slice(0, -2).join(":") !== host || !Number.isInteger(pid) || isPidAlive(pid)) continue;
     freed += await releaseClaims(db, { workerId: id, runId });
+    await removeWorker(db, { id }); // its part of the run's concurrency goes back to the others
   }
   return freed;
 }
@@ -127,6 +129,7 @@ export async function pumpTasks(o: PumpOptions, perform: (t: Task) => Promise<vo
           until: new Date(now + leaseMs),
           limits: o.limits,
           judges: o.judges,
+          fairSince: new Date(now - leaseMs),
         });
       }
       if (got.length > 0) {
