@@ -1,16 +1,19 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "../client";
-import { settings } from "../schema";
+import { one, query, write } from "../op";
 
 /** The stored settings JSON (validated by lib/settings/store.ts), or undefined before the first save. */
-export function getSettingsData(db: Db): unknown {
-  return db.select({ data: settings.data }).from(settings).where(eq(settings.id, 1)).get()?.data;
-}
+export const getSettingsData = query(function* (db) {
+  const { settings } = db.tables;
+  return (yield* one(db.select({ data: settings.data }).from(settings).where(eq(settings.id, 1))))?.data;
+});
 
-export function saveSettingsData(db: Db, data: unknown): void {
+export const saveSettingsData = query(function* (db, data: unknown) {
+  const { settings } = db.tables;
   const updatedAt = new Date();
-  db.insert(settings)
-    .values({ id: 1, data, updatedAt })
-    .onConflictDoUpdate({ target: settings.id, set: { data, updatedAt } })
-    .run();
-}
+  yield* write(
+    db
+      .insert(settings)
+      .values({ id: 1, data, updatedAt })
+      .onConflictDoUpdate({ target: settings.id, set: { data, updatedAt } }),
+  );
+});
