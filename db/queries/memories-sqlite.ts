@@ -20,7 +20,14 @@ export type MemoryRow = { memoryId: string; category: string; title: string; tag
 export type ScoredMemory = MemoryRow & { score: number };
 
 /** A memory as SQL reads it: tags still JSON text. */
-export type Raw = { memoryId: string; category: string; title: string; tags: string; body: string; score: number };
+export type Raw = {
+  memoryId: string;
+  category: string;
+  title: string;
+  tags: string;
+  body: string;
+  score: number;
+};
 export const toRow = (r: Raw): ScoredMemory => ({ ...r, tags: safeTags(r.tags) });
 
 function safeTags(json: string): string[] {

@@ -136,7 +136,12 @@ describe.each(storeKinds())("memories on %s", (kind) => {
 
     const got = await getMemories(db, "c", ["m2", "missing", "a", "m1"]);
     expect(got.map((m) => m.memoryId)).toEqual(["m2", "a", "m1"]);
-    expect(got[0]).toMatchObject({ category: "note", title: "title of m2", tags: ["x", "y"], body: "body of m2" });
+    expect(got[0]).toMatchObject({
+      category: "note",
+      title: "title of m2",
+      tags: ["x", "y"],
+      body: "body of m2",
+    });
     expect((await getMemories(db, "d", ["m1"]))[0].title).toBe("d's m1");
     expect(await getMemories(db, "c", [])).toEqual([]);
 

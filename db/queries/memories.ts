@@ -1,6 +1,6 @@
 import { and, count, eq, inArray, sql } from "drizzle-orm";
-import type { SqlDb } from "../sqlite";
 import { all, one, query, rows, tx, write } from "../op";
+import type { SqlDb } from "../sqlite";
 import * as lite from "./memories-sqlite";
 import {
   type MemoryInput,
@@ -55,11 +55,7 @@ export const collectionHasMemories = query(function* (db, collection: string) {
   if (db.engine === "sqlite") return lite.collectionHasMemories(sqliteOf(db), collection);
   const { memories } = db.tables;
   const hit = yield* one(
-    db
-      .select({ one: sql<number>`1` })
-      .from(memories)
-      .where(eq(memories.collection, collection))
-      .limit(1),
+    db.select({ one: sql<number>`1` }).from(memories).where(eq(memories.collection, collection)).limit(1),
   );
   return hit !== undefined;
 });

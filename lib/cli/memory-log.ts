@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import type { Db } from "@/db/client";
 import {
   type DroppedMemory,
   existingMemoryIds,
@@ -9,7 +10,6 @@ import {
   logRetrieval,
   type RetrievalLogRow,
 } from "@/db/queries/memories";
-import type { Db } from "@/db/client";
 import { JuryError } from "../errors";
 import { DEFAULT_COLLECTION } from "../memory/collection";
 import { type RetrievalOutcome, retrievalDecision } from "../memory/retrieve";
