@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { freshStore, type Store, storeKinds } from "@/lib/testing/stores";
 import { one, query } from "../op";
-import { getSettingsData, saveSettingsData } from "./settings";
+import { getSettingsData, saveSettingsData, updateSettingsData } from "./settings";
 
 const storedRow = query(function* (db) {
   return yield* one(db.select().from(db.tables.settings));
@@ -37,5 +37,27 @@ describe.each(storeKinds())("settings on %s", (kind) => {
     expect(got).toEqual(second);
     expect(Object.keys(got as object)).toEqual(["z", "a"]); // key order kept
     expect((await storedRow(db))?.updatedAt.getTime()).toBeGreaterThanOrEqual(row?.updatedAt.getTime() ?? 0);
+  });
+
+  it("updates from what is stored, saves nothing when the change throws, loses no concurrent update", async () => {
+    const db = store.db;
+    const seen: unknown[] = [];
+    await updateSettingsData(db, (stored) => {
+      seen.push(stored);
+      return { n: 1 };
+    });
+    expect(seen).toEqual([undefined]);
+    expect(await getSettingsData(db)).toEqual({ n: 1 });
+    await expect(
+      Promise.resolve().then(() =>
+        updateSettingsData(db, () => {
+          throw new Error("invalid settings");
+        }),
+      ),
+    ).rejects.toThrow("invalid settings");
+    expect(await getSettingsData(db)).toEqual({ n: 1 });
+    const bump = (stored: unknown) => ({ n: (stored as { n: number }).n + 1 });
+    await Promise.all(Array.from({ length: 6 }, () => updateSettingsData(db, bump)));
+    expect(await getSettingsData(db)).toEqual({ n: 7 });
   });
 });
