@@ -6,7 +6,8 @@ import DatabaseNapi from "better-sqlite3-napi";
 
 /**
  * The raw connection layer, without drizzle: the memory hook starts a process per prompt and uses
- * only this (and `db/queries/memories.ts`) so it does not pay for loading the ORM.
+ * only this (and `db/queries/memories-sqlite.ts`, `db/queries/memory-hook.ts`) so it does not pay for
+ * loading the ORM.
  */
 export type SqlDb = { $client: Database.Database };
 

@@ -1,19 +1,27 @@
-import type { Db } from "../client";
+import { and, count, eq, gt, sql } from "drizzle-orm";
+import { one, query, rows, tx, write } from "../op";
+
+/** The advisory lock PostgreSQL's count-and-insert takes per kind ("jury" in ASCII, and the kind's hash). */
+const SLOT_LOCK = 0x6a75_7279;
 
 /**
  * Takes one of `limit` judgments of a kind per rolling hour, counted in the database so the limit
- * holds across processes: the count and the insert happen in one IMMEDIATE transaction.
+ * holds across processes: the count and the insert happen in one transaction that no other taker of
+ * the kind runs beside (SQLite's IMMEDIATE: the write lock; PostgreSQL: an advisory lock on the kind
+ * until it commits).
  */
-export function takeJudgmentSlot(db: Db, kind: string, limit: number, now: number): boolean {
-  const c = db.$client;
-  const take = c.transaction(() => {
-    const used = c
-      .prepare("select count(*) from judge_events where kind = ? and at > ?")
-      .pluck()
-      .get(kind, now - 3_600_000) as number;
-    if (used >= limit) return false;
-    c.prepare("insert into judge_events (kind, at) values (?, ?)").run(kind, now);
+export const takeJudgmentSlot = query(function* (db, kind: string, limit: number, now: number) {
+  return yield* tx(db, function* (t) {
+    const { judgeEvents } = t.tables;
+    if (t.engine === "pg") yield* rows(t, sql`select pg_advisory_xact_lock(${SLOT_LOCK}, hashtext(${kind}))`);
+    const used = yield* one(
+      t
+        .select({ n: count() })
+        .from(judgeEvents)
+        .where(and(eq(judgeEvents.kind, kind), gt(judgeEvents.at, new Date(now - 3_600_000)))),
+    );
+    if ((used?.n ?? 0) >= limit) return false;
+    yield* write(t.insert(judgeEvents).values({ kind, at: new Date(now) }));
     return true;
   });
-  return take.immediate();
-}
+});

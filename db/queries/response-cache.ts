@@ -1,5 +1,4 @@
-import type { Db } from "../client";
-import { responseCache } from "../schema";
+import { query, write } from "../op";
 
 export type CachedResponse = { key: string; text: string; inputTokens: number; outputTokens: number };
 
@@ -8,15 +7,17 @@ export type CachedResponse = { key: string; text: string; inputTokens: number; o
  * table and key as a run's calls (recordSample writes a run's), so either reuses the other's answer.
  * A key already there keeps its first answer.
  */
-export function putCachedResponse(db: Db, r: CachedResponse): void {
-  db.insert(responseCache)
-    .values({
-      key: r.key,
-      text: r.text,
-      inputTokens: r.inputTokens,
-      outputTokens: r.outputTokens,
-      createdAt: new Date(),
-    })
-    .onConflictDoNothing()
-    .run();
-}
+export const putCachedResponse = query(function* (db, r: CachedResponse) {
+  yield* write(
+    db
+      .insert(db.tables.responseCache)
+      .values({
+        key: r.key,
+        text: r.text,
+        inputTokens: r.inputTokens,
+        outputTokens: r.outputTokens,
+        createdAt: new Date(),
+      })
+      .onConflictDoNothing(),
+  );
+});

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { resolveDbPath, sqliteDbPath } from "@/db/path";
+import { memoryRowCount, setBusyTimeout, storedSettingsJson } from "@/db/queries/memory-hook";
 import {
   defaultMigrationsFolder,
   migrationsUpToDate,
@@ -238,7 +239,7 @@ export async function memoryRetrieveHook(flag?: string): Promise<number> {
     ] = await Promise.all([
       import("../memory/retrieve"),
       import("../memory/format-context"),
-      import("@/db/queries/memories"),
+      import("@/db/queries/memories-sqlite"),
     ]);
     const { db, settings } = await openForHook(answerBy);
     const collection = resolveCollection({
@@ -297,7 +298,7 @@ function writeLogRow(write: () => void, db: SqlDb, answerBy: number): void {
     return;
   }
   try {
-    db.$client.exec(`PRAGMA busy_timeout = ${wait}`);
+    setBusyTimeout(db, wait);
     write();
   } catch (err) {
     const code = String((err as { code?: unknown }).code ?? "");
@@ -316,11 +317,11 @@ function writeLogRow(write: () => void, db: SqlDb, answerBy: number): void {
  */
 const HOOK_MIGRATE_MAX_MEMORIES = 20_000;
 
-function refuseLongMigration(sqlite: SqlDb["$client"]): void {
+function refuseLongMigration(db: SqlDb): void {
   let rows = 0;
   try {
     // only when migrations are pending (once after an upgrade): about 20 ms at a million memories
-    rows = Number(sqlite.prepare("select count(*) from memories").pluck().get());
+    rows = memoryRowCount(db);
   } catch {
     return; // no memories table yet: a new database, quick to migrate
   }
@@ -346,13 +347,12 @@ async function openForHook(answerBy: number): Promise<{ db: SqlDb; settings: Ret
   if (nativeBinding) {
     // memory-mapped reads: a process that starts cold reads the index pages faster (about 1.5 ms)
     sqlite = openSqlite(file, { nativeBinding, mmapBytes: 256 * 1024 * 1024, busyTimeoutMs });
+    const quick: SqlDb = { $client: sqlite };
     if (migrationsUpToDate(sqlite, defaultMigrationsFolder())) {
-      const row = sqlite.prepare("select data from settings where id = 1").pluck().get() as
-        | string
-        | undefined;
+      const row = storedSettingsJson(quick);
       const block = judgeOffBlock(row === undefined ? undefined : JSON.parse(row));
-      if (block) return { db: { $client: sqlite }, settings: { memoryJudge: block } };
-    } else refuseLongMigration(sqlite);
+      if (block) return { db: quick, settings: { memoryJudge: block } };
+    } else refuseLongMigration(quick);
   }
   const { openHookDb, readSettings } = await import("./hook-full");
   const db = openHookDb(file, { sqlite, busyTimeoutMs: Math.max(0, answerBy - performance.now()) });

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import type { Db } from "@/db/client";
 import {
   type DroppedMemory,
   existingMemoryIds,
@@ -9,7 +10,6 @@ import {
   logRetrieval,
   type RetrievalLogRow,
 } from "@/db/queries/memories";
-import type { SqlDb } from "@/db/sqlite";
 import { JuryError } from "../errors";
 import { DEFAULT_COLLECTION } from "../memory/collection";
 import { type RetrievalOutcome, retrievalDecision } from "../memory/retrieve";
@@ -116,7 +116,7 @@ function parseRecord(text: string): SkillRecord {
  * candidates are the search row's (`log_id`) or given; kept and dropped must be candidates; a candidate
  * in neither list counts as dropped, without a reason. Returns the new row's id.
  */
-export function recordSkillDecision(db: SqlDb, rec: SkillRecord, collectionFlag?: string): number {
+export function recordSkillDecision(db: Db, rec: SkillRecord, collectionFlag?: string): number {
   let search: RetrievalLogRow | undefined;
   if (rec.log_id !== undefined) {
     search = getRetrieval(db, rec.log_id);
@@ -189,7 +189,7 @@ export function recordSkillDecision(db: SqlDb, rec: SkillRecord, collectionFlag?
  * stderr, when the row cannot be written (the search's answer still stands).
  */
 export function logSearch(
-  db: SqlDb,
+  db: Db,
   s: { collection: string; query: string; mode: string; outcome: RetrievalOutcome },
 ): number | null {
   const r = s.outcome;

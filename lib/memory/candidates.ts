@@ -9,7 +9,7 @@ import {
   probeFts,
   type RankedRowid,
   type ScoredMemory,
-} from "@/db/queries/memories";
+} from "@/db/queries/memories-sqlite";
 import type { SqlDb as Db } from "@/db/sqlite";
 import { readEnv } from "../env/registry";
 import { buildMatchExpression, queryTokens } from "./fts-query";

@@ -1,5 +1,5 @@
 import type { Db } from "@/db/client";
-import { getSettingsData, saveSettingsData } from "@/db/queries/settings";
+import { getSettingsData, updateSettingsData } from "@/db/queries/settings";
 import { endpointKeyEnv } from "../env/secrets";
 import { deepMerge, isPlainObject } from "./memory-judge-defaults";
 import { reconcileProvenance } from "./provenance";
@@ -25,7 +25,11 @@ export type StoredSettings = { settings: Settings; problems: Record<string, stri
  * rather than breaking every page, its problems reported too.
  */
 export function readStoredSettings(db: Db): StoredSettings {
-  const data = getSettingsData(db);
+  return storedSettingsFrom(getSettingsData(db));
+}
+
+/** readStoredSettings of the stored JSON (undefined: no row yet). */
+function storedSettingsFrom(data: unknown): StoredSettings {
   if (data === undefined) return { settings: defaultSettings, problems: {} };
   const merged = deepMerge(defaultSettings, data);
   // A stored price table replaces the defaults: a price the user deleted stays deleted.
@@ -89,12 +93,10 @@ function withAllowedKeyEnvs(s: Settings): Settings {
  */
 export function writeSettings(db: Db, value: Settings): void {
   const next = settingsSchema.parse(value);
-  db.$client
-    .transaction(() => {
-      const stored = readSettings(db).provenance;
-      saveSettingsData(db, { ...next, provenance: reconcileProvenance(stored, next) });
-    })
-    .immediate();
+  updateSettingsData(db, (data) => {
+    const stored = storedSettingsFrom(data).settings.provenance;
+    return { ...next, provenance: reconcileProvenance(stored, next) };
+  });
 }
 
 /**
@@ -109,17 +111,16 @@ export function writePromotion(
   entry: Omit<ProvenanceEntry, "value">,
   promotedValue: (next: Settings) => unknown,
 ): Settings {
-  return db.$client
-    .transaction(() => {
-      const current = readSettings(db);
-      const changed = settingsSchema.parse(change(current));
-      const others = reconcileProvenance(current.provenance, changed);
-      const next = settingsSchema.parse({
-        ...changed,
-        provenance: { ...others, [path]: { ...entry, value: promotedValue(changed) } },
-      });
-      saveSettingsData(db, next);
-      return next;
-    })
-    .immediate();
+  let next: Settings | undefined;
+  updateSettingsData(db, (data) => {
+    const current = storedSettingsFrom(data).settings;
+    const changed = settingsSchema.parse(change(current));
+    const others = reconcileProvenance(current.provenance, changed);
+    next = settingsSchema.parse({
+      ...changed,
+      provenance: { ...others, [path]: { ...entry, value: promotedValue(changed) } },
+    });
+    return next;
+  });
+  return next as Settings;
 }
