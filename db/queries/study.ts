@@ -441,7 +441,7 @@ export const listAnnotationHistory = query(function* (
   db,
   collection: string,
   queryId: string,
-  limit = 500,
+  limit: number = 500,
 ): Op<HistoryEntry[]> {
   if (db.engine === "sqlite")
     return (
