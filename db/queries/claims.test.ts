@@ -232,4 +232,14 @@ describe.each(storeKinds())("task claims on %s", (kind) => {
     expect(await claim("w3", 10, fair)).toHaveLength(2); // what is left of the 10
     expect(await claim("w3", 10, { limits })).toHaveLength(0); // the run's total holds without sharing too
   });
+
+  it("takes deterministic tasks beside the calls: they call no model and take no slot", async () => {
+    await seedRun(store.db, "r", ["a:x", "deterministic"], 3);
+    const limits = { concurrency: 1, perProviderConcurrency: 1 };
+    const first = await claim("w1", 1, { limits });
+    // one call (the run's limit) and the deterministic tasks within reach
+    expect(first.map((t) => t.judge)).toEqual(["a:x", "deterministic", "deterministic", "deterministic"]);
+    // the limit is full and no deterministic task is left: nothing
+    expect(await claim("w2", 5, { limits })).toEqual([]);
+  });
 });

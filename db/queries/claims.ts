@@ -44,6 +44,9 @@ export type ClaimRequest = {
   fairSince?: Date;
 };
 
+/** How many tasks that call no model (deterministic criteria) one claim takes at most, beside the calls. */
+const DETERMINISTIC_BATCH = 16;
+
 /** Locks the run's claims for this transaction (PostgreSQL; SQLite's write transaction is the lock). */
 function* lockRunClaims(db: OpDb, runId: string) {
   if (db.engine === "pg")
@@ -51,12 +54,11 @@ function* lockRunClaims(db: OpDb, runId: string) {
 }
 
 /**
- * Claims up to `max` of the run's free pending tasks (in task order) for a worker, within the run's
- * limits counted over every worker's live claims; returns them. Deterministic tasks count against no
- * provider's limit.
+ * Claims up to `max` of the run's free pending tasks that call a model (in task order) for a worker,
+ * within the run's limits counted over every worker's live claims, and beside them the free
+ * deterministic tasks in that stretch of the run (they call no model, so they take no slot); returns them.
  */
 export const claimTasks = query(function* (db, r: ClaimRequest) {
-  if (r.max <= 0) return [] as Task[];
   return yield* tx(db, (t) => claimInTx(t, r));
 });
 
@@ -81,9 +83,9 @@ function* claimInTx(t: OpDb, r: ClaimRequest) {
   let mine = 0;
   const perProvider = new Map<string, number>();
   for (const { by, judge, n } of live) {
+    if (judge === "deterministic") continue; // no model call: it takes no slot
     total += Number(n);
     if (by === r.workerId) mine += Number(n);
-    if (judge === "deterministic") continue;
     const p = providerOf(judge);
     perProvider.set(p, (perProvider.get(p) ?? 0) + Number(n));
   }
@@ -99,12 +101,14 @@ function* claimInTx(t: OpDb, r: ClaimRequest) {
     const share = Math.ceil(r.limits.concurrency / Math.max(1, Number(on?.n ?? 0)));
     room = Math.min(room, share - mine);
   }
-  if (room <= 0) return [] as Task[];
+  room = Math.max(0, room);
   const free = and(
     eq(tasks.runId, r.runId),
     eq(tasks.status, "pending"),
     or(isNull(tasks.claimExpiresAt), lte(tasks.claimExpiresAt, r.now)),
     r.judges ? inArray(tasks.judge, [...r.judges]) : undefined,
+    // with no slot left, only the tasks that call no model
+    room === 0 ? eq(tasks.judge, "deterministic") : undefined,
   );
   // a window past `room`: tasks of a provider at its limit are passed over, not waited for
   const window = t
@@ -112,7 +116,7 @@ function* claimInTx(t: OpDb, r: ClaimRequest) {
     .from(tasks)
     .where(free)
     .orderBy(asc(tasks.id))
-    .limit(room * 4 + 16);
+    .limit(room * 4 + DETERMINISTIC_BATCH);
   const candidates = yield* all(
     t.engine === "pg"
       ? // PostgreSQL: rows another claimer holds are skipped, not waited for
@@ -122,13 +126,15 @@ function* claimInTx(t: OpDb, r: ClaimRequest) {
       : window,
   );
   const chosen: Task[] = [];
+  let calls = 0;
   for (const c of candidates) {
-    if (chosen.length >= room) break;
     if (c.judge !== "deterministic") {
+      if (calls >= room) continue;
       const p = providerOf(c.judge);
       const n = perProvider.get(p) ?? 0;
       if (n >= r.limits.perProviderConcurrency) continue;
       perProvider.set(p, n + 1);
+      calls++;
     }
     chosen.push({ ...c, claimedBy: r.workerId, claimExpiresAt: r.until });
   }

@@ -5,8 +5,8 @@ import {
   type ClaimLimits,
   claimHolders,
   claimTasks,
+  liveWorkers,
   openTasks,
-  releaseClaims,
   removeWorker,
 } from "@/db/queries/claims";
 import type { Task } from "@/db/schema";
@@ -19,31 +19,27 @@ export function workerIdOf(random: string, host = os.hostname(), pid = process.p
 }
 
 /**
- * Gives back the claims on a run held by dead processes of this host (a SIGKILLed worker), so they
- * are taken at once instead of after their lease; another host's workers are judged by their lease.
+ * Removes the workers of this host whose process is gone (a SIGKILLed worker) from a run: their
+ * claims come back at once, instead of after their lease, and their part of the run's concurrency
+ * goes to the others. Another host's workers are judged by their lease.
  */
-export async function freeDeadLocalClaims(db: AnyDb, runId: string): Promise<number> {
+export async function freeDeadLocalWorkers(db: AnyDb, runId: string): Promise<number> {
   const host = os.hostname();
+  const now = new Date();
+  const ids = new Set(await claimHolders(db, { runId, now }));
+  const since = new Date(now.getTime() - readEnv("JURY_TASK_LEASE_MS"));
+  for (const w of await liveWorkers(db, { since, runId })) ids.add(w.id);
   let freed = 0;
-  for (const id of await claimHolders(db, { runId, now: new Date() })) {
+  for (const id of ids) {
     const parts = id.split(":");
     const pid = Number(parts.at(-2));
     if (parts.slice(0, -2).join(":") !== host || !Number.isInteger(pid) || isPidAlive(pid)) continue;
-    freed += await releaseClaims(db, { workerId: id, runId });
-    await removeWorker(db, { id }); // its part of the run's concurrency goes back to the others
+    await removeWorker(db, { id });
+    freed++;
   }
   return freed;
 }
 
-/**
- * Works a run's tasks by claiming them from the store, so that any number of processes (on any
- * number of machines sharing a PostgreSQL store) work one run together and no task is called twice.
- * The worker claims as many free tasks as it has free slots, within the run's limits counted over
- * every worker's claims (db/queries/claims.ts); its claims last `leaseMs` and are renewed while it
- * works; when nothing is free but tasks are still pending (others hold them), it looks again every
- * `pollMs`, and takes a dead worker's tasks once their claims expire. It returns when the run has no
- * pending task left, or when `signal` aborts (its unfinished claims are then its caller's to release).
- */
 export type PumpOptions = {
   db: AnyDb;
   runId: string;
@@ -92,22 +88,24 @@ export async function pumpTasks(o: PumpOptions, perform: (t: Task) => Promise<vo
   );
   renew.unref?.();
 
-  // claimed and not yet ended (a task waiting in its group holds its claim, and a slot)
+  // calls claimed and not yet ended (a task waiting in its group holds its claim, and a slot); a
+  // deterministic task calls no model and takes no slot
   let inFlight = 0;
+  const slot = (t: Task) => (t.judge === "deterministic" ? 0 : 1);
   const start = (t: Task) =>
     perform(t).then(
       () => {
-        inFlight--;
+        inFlight -= slot(t);
         woken();
       },
       (error) => {
-        inFlight--;
+        inFlight -= slot(t);
         failure ??= { error };
         woken();
       },
     );
   const launch = (tasks: Task[]) => {
-    inFlight += tasks.length;
+    for (const t of tasks) inFlight += slot(t);
     const groups = o.group ? o.group(tasks) : tasks.map((t) => (f: (t: Task) => Promise<void>) => f(t));
     for (const g of groups) {
       const p: Promise<void> = g(start).finally(() => running.delete(p));
@@ -116,22 +114,19 @@ export async function pumpTasks(o: PumpOptions, perform: (t: Task) => Promise<vo
   };
 
   try {
+    await freeDeadLocalWorkers(o.db, o.runId);
     while (!o.signal.aborted && !failure) {
-      const free = o.slots - inFlight;
-      let got: Task[] = [];
-      if (free > 0) {
-        const now = Date.now();
-        got = await claimTasks(o.db, {
-          runId: o.runId,
-          workerId: o.workerId,
-          max: free,
-          now: new Date(now),
-          until: new Date(now + leaseMs),
-          limits: o.limits,
-          judges: o.judges,
-          fairSince: new Date(now - leaseMs),
-        });
-      }
+      const now = Date.now();
+      const got = await claimTasks(o.db, {
+        runId: o.runId,
+        workerId: o.workerId,
+        max: Math.max(0, o.slots - inFlight),
+        now: new Date(now),
+        until: new Date(now + leaseMs),
+        limits: o.limits,
+        judges: o.judges,
+        fairSince: new Date(now - leaseMs),
+      });
       if (got.length > 0) {
         launch(got);
         continue;
@@ -140,7 +135,7 @@ export async function pumpTasks(o: PumpOptions, perform: (t: Task) => Promise<vo
         const open = await openTasks(o.db, { runId: o.runId, now: new Date() });
         if (open.pending === 0) break;
         // held by others: a dead process of this host gives its claims back now
-        if (open.free === 0 && (await freeDeadLocalClaims(o.db, o.runId)) > 0) continue;
+        if ((await freeDeadLocalWorkers(o.db, o.runId)) > 0) continue;
       }
       // nothing to claim now: wait for one of ours to end, or look again after pollMs
       await new Promise<void>((resolve) => {
@@ -151,6 +146,9 @@ export async function pumpTasks(o: PumpOptions, perform: (t: Task) => Promise<vo
         };
         if (o.signal.aborted) wake();
       });
+      // a task that just ended is stored at the end of this turn of the event loop (the sample
+      // writer's commit): until then its claim still counts against the run's limits
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     await Promise.all(running);
   } finally {
