@@ -109,7 +109,7 @@ async function joinRun(db: Db, runId: string, opts: ExecuteOptions): Promise<Run
   const watch = () => {
     const job = getJob(db, { id: runId });
     if (job?.cancelRequested) stop({ kind: "cancelled" });
-    else if (!job || job.status !== "running") stop("ended");
+    else if (job?.status !== "running") stop("ended");
     else if (!ownerIsAlive(job)) stop("orphaned");
   };
   const timer = setInterval(() => {
@@ -249,7 +249,7 @@ async function workRun(
         : [],
     );
     const batched = batchable.filter((t) => mine.has(t.id));
-    const caching = promptCachingOn(env);
+    const group = primeFirst(promptCachingOn(env));
     await Promise.all([
       pumpTasks(
         {
@@ -259,7 +259,7 @@ async function workRun(
           slots: options.concurrency,
           limits,
           signal,
-          group: (tasks) => primeFirst(tasks, caching),
+          group,
         },
         perform,
       ),
@@ -324,33 +324,48 @@ function settleRun(db: Db, runId: string, options: RunOptions, ctx: JobContext):
 }
 
 /**
- * The run's tasks as groups to start at once. With prompt caching on, the samples of one case ×
- * criterion × judge (of a provider that caches prompts) share their prompt: the first goes alone and
- * writes the provider's cache, the others start when it answered and read it. Every group starts at
- * once, so the run's concurrency is spent on other prompts meanwhile.
+ * Groups a worker's claimed tasks before they start, over all its claims of a run. With prompt
+ * caching on, the samples of one case × criterion × judge (of a provider that caches prompts) share
+ * their prompt: the first this worker claims goes alone and writes the provider's cache, the others
+ * (claimed with it or later) start when it answered and read it. Meanwhile the run's slots go to other
+ * prompts. (Samples of one prompt claimed by two workers each prime their own.)
  */
 export function primeFirst(
-  tasks: readonly Task[],
   caching: boolean,
-): ((perform: (t: Task) => Promise<void>) => Promise<void>)[] {
-  const groups = new Map<string, Task[]>();
-  const alone: Task[] = [];
-  for (const t of tasks) {
-    if (!caching || !cachingProvider(t.judge)) {
-      alone.push(t);
-      continue;
+): (tasks: readonly Task[]) => ((perform: (t: Task) => Promise<void>) => Promise<void>)[] {
+  const primed = new Map<string, Promise<void>>();
+  return (tasks) => {
+    const groups = new Map<string, Task[]>();
+    const out: ((perform: (t: Task) => Promise<void>) => Promise<void>)[] = [];
+    for (const t of tasks) {
+      if (!caching || !cachingProvider(t.judge)) {
+        out.push((perform) => perform(t));
+        continue;
+      }
+      const key = `${t.caseId}\u0000${t.criterionId}\u0000${t.judge}`;
+      const g = groups.get(key);
+      if (g) g.push(t);
+      else groups.set(key, [t]);
     }
-    const key = `${t.caseId}\u0000${t.criterionId}\u0000${t.judge}`;
-    const g = groups.get(key);
-    if (g) g.push(t);
-    else groups.set(key, [t]);
-  }
-  return [
-    ...alone.map((t) => (perform: (t: Task) => Promise<void>) => perform(t)),
-    ...[...groups.values()].map((g) => async (perform: (t: Task) => Promise<void>) => {
-      const [first, ...rest] = [...g].sort((a, b) => a.sampleIndex - b.sampleIndex);
-      await perform(first);
-      await Promise.all(rest.map(perform));
-    }),
-  ];
+    for (const [key, g] of groups) {
+      const sorted = [...g].sort((a, b) => a.sampleIndex - b.sampleIndex);
+      out.push(async (perform) => {
+        const prior = primed.get(key);
+        const [first, ...rest] = prior ? [undefined, ...sorted] : sorted;
+        if (first) {
+          const p = perform(first);
+          primed.set(
+            key,
+            p.then(
+              () => {},
+              () => {},
+            ),
+          );
+          await p;
+        } else await prior;
+        await Promise.all(rest.map((t) => perform(t as Task)));
+      });
+    }
+    return out;
+  };
 }
