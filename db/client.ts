@@ -23,7 +23,7 @@ export type SqliteDb = BetterSQLite3Database<typeof schema> & {
 };
 
 /** The store the existing query functions take (SQLite); becomes AnyDb once they are written with db/op.ts. */
-export type Db = SqliteDb;
+export type Db = AnyDb;
 
 /** Either store. */
 export type AnyDb = SqliteDb | PgDb;
@@ -39,7 +39,7 @@ export function asSqliteDb(
  * Opens (creating if needed) a SQLite file, sets WAL, foreign keys and busy_timeout, and
  * applies pending migrations. `:memory:` works for tests.
  */
-export function createDb(file: string, opts: { migrationsFolder?: string } = {}): Db {
+export function createDb(file: string, opts: { migrationsFolder?: string } = {}): SqliteDb {
   const sqlite = openSqlite(file);
   const db = asSqliteDb(drizzle(sqlite, { schema, casing: "snake_case" }));
   migrate(db, { migrationsFolder: opts.migrationsFolder ?? defaultMigrationsFolder() });

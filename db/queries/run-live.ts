@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, isNotNull, isNull, sql } from "drizzle-orm";
 import type { LiveSample } from "@/lib/jobs/live";
-import type { Db } from "../client";
+import type { SqliteDb } from "../client";
 import { all, type OpDb, one, query, rows } from "../op";
 import type { RunProgress } from "./runs";
 import { perConnection } from "./statements";
@@ -14,7 +14,7 @@ import { perConnection } from "./statements";
  * the builders, with counts cast to integers by the store's type parsers (db/pg/client.ts).
  */
 
-function statements(db: Db) {
+function statements(db: SqliteDb) {
   const c = db.$client;
   return {
     // migration 0009: a finished run's done and failed counts and cost, kept by triggers
@@ -56,7 +56,7 @@ function statements(db: Db) {
 }
 const stmts = perConnection(statements);
 /** The SQLite store's statements (a body given a SQLite store is given the store itself). */
-const sqliteStmts = (db: OpDb) => stmts(db as unknown as Db);
+const sqliteStmts = (db: OpDb) => stmts(db as unknown as SqliteDb);
 
 /**
  * getRunProgress's figures (db/queries/runs.ts), read cheaply: a finished run's from run_totals, a

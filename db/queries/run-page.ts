@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { FailureMessage, JudgeSampleCounts } from "@/lib/runs/coverage";
 import type { CaseCriterion } from "@/lib/runs/plan-run";
 import type { CellJudgeStats, VerdictSummary } from "@/lib/runs/triage";
-import type { Db } from "../client";
+import type { SqliteDb } from "../client";
 import { all, type OpDb, one, query, rows } from "../op";
 import { perConnection } from "./statements";
 
@@ -15,7 +15,7 @@ import { perConnection } from "./statements";
 /** A sample answered: a score and no error (lib/runs/coverage.ts and triage.ts say the same in JS). */
 const OK = "(score is not null and coalesce(error, '') = '')";
 
-function statements(db: Db) {
+function statements(db: SqliteDb) {
   const c = db.$client;
   return {
     caseIndex: c.prepare(
@@ -52,7 +52,7 @@ function statements(db: Db) {
 }
 const stmts = perConnection(statements);
 /** The SQLite store's statements (a body given a SQLite store is given the store itself). */
-const sqliteStmts = (db: OpDb) => stmts(db as unknown as Db);
+const sqliteStmts = (db: OpDb) => stmts(db as unknown as SqliteDb);
 
 /**
  * The same queries on PostgreSQL: a boolean is not a number there (count … filter instead of

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { CaseCriterion } from "@/lib/runs/plan-run";
-import type { Db } from "../client";
+import type { SqliteDb } from "../client";
 import { all, type Op, type OpDb, one, query, rows, tx, write } from "../op";
 import type { NewSample, RunOptions, RunStatus, results, SupersededReason } from "../schema";
 import { requestJobCancel } from "./jobs";
@@ -324,7 +324,7 @@ export const replaceResults = query(function* (
 });
 
 /** Hot-path statements, prepared once per connection. */
-function statements(db: Db) {
+function statements(db: SqliteDb) {
   const c = db.$client;
   const st = {
     insertSample: c.prepare(
@@ -447,7 +447,7 @@ function* recordOneOp(db: OpDb, s: SampleWrite, cache?: CacheWrite): Op<boolean>
  */
 export const recordSample = query(function* (db, s: SampleWrite, cache?: CacheWrite): Op<boolean> {
   // SQLite: the hot path's prepared statements and transaction (statements above)
-  if (db.engine === "sqlite") return stmts(db as unknown as Db).record(s, cache);
+  if (db.engine === "sqlite") return stmts(db as unknown as SqliteDb).record(s, cache);
   return yield* tx(db, (t) => recordOneOp(t, s, cache));
 });
 
@@ -458,7 +458,7 @@ export type SampleRecord = { sample: SampleWrite; cache?: CacheWrite };
  * was written. If the commit fails, nothing of it is stored and the error is thrown.
  */
 export const recordSamples = query(function* (db, items: readonly SampleRecord[]): Op<boolean[]> {
-  if (db.engine === "sqlite") return stmts(db as unknown as Db).recordMany(items);
+  if (db.engine === "sqlite") return stmts(db as unknown as SqliteDb).recordMany(items);
   return yield* tx(db, function* (t) {
     const written: boolean[] = [];
     for (const i of items) written.push(yield* recordOneOp(t, i.sample, i.cache));
@@ -471,7 +471,7 @@ export const getCachedResponse = query(function* (
   key: string,
 ): Op<{ text: string; inputTokens: number; outputTokens: number } | undefined> {
   if (db.engine === "sqlite")
-    return stmts(db as unknown as Db).getCache.get(key) as
+    return stmts(db as unknown as SqliteDb).getCache.get(key) as
       | { text: string; inputTokens: number; outputTokens: number }
       | undefined;
   const { responseCache } = db.tables;
@@ -499,7 +499,7 @@ const LIVE_JUDGES = `with recursive j(judge) as (
          select judge from j where judge is not null`;
 
 /** The runs list's statements (migration 0009's run_totals and indexes), prepared once per connection. */
-function listStatements(db: Db) {
+function listStatements(db: SqliteDb) {
   const c = db.$client;
   return {
     settled: c.prepare("select run_id as runId, done, errors, cost_usd as costUsd from run_totals"),
@@ -534,7 +534,7 @@ const listStmts = perConnection(listStatements);
 export const getProgressByRun = query(function* (db): Op<Map<string, RunTotals>> {
   const out = new Map<string, RunTotals>();
   if (db.engine === "sqlite") {
-    const st = listStmts(db as unknown as Db);
+    const st = listStmts(db as unknown as SqliteDb);
     for (const r of st.settled.all() as ({ runId: string } & RunTotals)[])
       out.set(r.runId, { done: r.done, errors: r.errors, costUsd: r.costUsd });
     for (const id of st.unsettled.all() as string[]) {
@@ -580,7 +580,7 @@ export const getMedianLatencyByJudge = query(function* (
 ): Op<Record<string, number>> {
   const out: Record<string, number> = {};
   if (db.engine === "sqlite") {
-    const st = listStmts(db as unknown as Db);
+    const st = listStmts(db as unknown as SqliteDb);
     for (const judge of st.liveJudges.all() as string[]) {
       const xs = (st.latestLatencies.all(judge, window) as number[]).sort((a, b) => a - b);
       out[judge] = xs[Math.floor(xs.length / 2)];
@@ -627,7 +627,7 @@ export type RunCostRow = {
 
 export const getRunCost = query(function* (db, { runId }: { runId: string }): Op<RunCostRow> {
   if (db.engine === "sqlite") {
-    const row = (db as unknown as Db).$client
+    const row = (db as unknown as SqliteDb).$client
       .prepare(
         `select count(*) as calls, coalesce(sum(cost_usd), 0) as costUsd,
         coalesce(sum(input_tokens), 0) as inputTokens, coalesce(sum(output_tokens), 0) as outputTokens,

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createDb, type Db } from "@/db/client";
+import { createDb, type Db, type SqliteDb } from "@/db/client";
 import { type CriteriaRegistry, loadCriteria } from "../criteria/registry";
 import { distFile } from "../criteria/worker-pool";
 import { defaultSettings, type Settings } from "../settings/schema";
@@ -11,7 +11,7 @@ export function tempDir(prefix = "jury-test-"): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export function tempDb(): { db: Db; file: string } {
+export function tempDb(): { db: SqliteDb; file: string } {
   const file = path.join(tempDir(), "jury.db");
   return { db: createDb(file), file };
 }
