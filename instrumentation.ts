@@ -4,8 +4,11 @@
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
-    const { getDb } = await import("./db/client");
+    // the store first: on PostgreSQL (JURY_DATABASE_URL) its pool opens and migrations apply here,
+    // before the server answers any request
+    const { readyDb } = await import("./db/client");
+    const db = await readyDb();
     const { startRecoveryLoop } = await import("./lib/jobs/recover");
-    startRecoveryLoop(getDb());
+    startRecoveryLoop(db);
   }
 }

@@ -7,7 +7,7 @@ import { readEnv } from "./lib/env/registry";
 const uploadBody = readEnv("JURY_UPLOAD_MAX_BYTES") + 1024 * 1024;
 
 const nextConfig: NextConfig = {
-  serverExternalPackages: ["better-sqlite3", "better-sqlite3-napi"],
+  serverExternalPackages: ["better-sqlite3", "better-sqlite3-napi", "pg"],
   poweredByHeader: false,
   // .next/standalone holds the files the server needs, node_modules included: scripts/prepack.mjs
   // assembles the npm package's prebuilt dashboard from it (`jury ui` serves either build)

@@ -1,6 +1,8 @@
 import type Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { readEnv } from "../lib/env/registry";
+import { DATABASE_URL_ENV } from "../lib/env/secrets";
 import { resolveDbPath } from "./path";
 import type { PgDb } from "./pg/client";
 import * as schema from "./schema";
@@ -69,14 +71,61 @@ export async function closeDb(db: AnyDb): Promise<void> {
   else db.$client.close();
 }
 
-const globalForDb = globalThis as unknown as { __juryDb?: Db; __juryDbPath?: string };
+const globalForDb = globalThis as unknown as {
+  __juryDb?: SqliteDb;
+  __juryDbPath?: string;
+  __juryPg?: { url: string; db: Promise<PgDb> };
+  __juryPgReady?: PgDb;
+};
 
-/** The process-wide connection to the database (resolveDbPath), opened and migrated once. */
+/**
+ * The process-wide store: the PostgreSQL database JURY_DATABASE_URL names, else the SQLite file
+ * (resolveDbPath), opened and migrated once. On PostgreSQL, `readyDb()` must have been awaited first
+ * (the CLI and the dashboard's server do it at start): opening a pool and migrating is asynchronous.
+ */
 export function getDb(): Db {
+  const url = readEnv(DATABASE_URL_ENV);
+  if (url) {
+    const ready = globalForDb.__juryPgReady;
+    if (ready && globalForDb.__juryPg?.url === url) return ready;
+    throw new Error(`${DATABASE_URL_ENV} is set: await readyDb() at start-up before getDb()`);
+  }
   const file = resolveDbPath();
   if (!globalForDb.__juryDb || globalForDb.__juryDbPath !== file) {
     globalForDb.__juryDb = createDb(file);
     globalForDb.__juryDbPath = file;
   }
   return globalForDb.__juryDb;
+}
+
+/**
+ * The process-wide store, ready: on PostgreSQL its pool opened and pending migrations applied (under
+ * an advisory lock, so processes starting together migrate once); on SQLite what getDb() opens.
+ */
+export async function readyDb(): Promise<Db> {
+  const url = readEnv(DATABASE_URL_ENV);
+  if (!url) return getDb();
+  if (globalForDb.__juryPg?.url !== url) {
+    const db = createPgDb(url);
+    globalForDb.__juryPg = { url, db };
+    db.then(
+      (ready) => {
+        if (globalForDb.__juryPg?.url === url) globalForDb.__juryPgReady = ready;
+      },
+      () => {
+        if (globalForDb.__juryPg?.url === url) globalForDb.__juryPg = undefined; // the next call tries again
+      },
+    );
+  }
+  const ready = await globalForDb.__juryPg.db;
+  globalForDb.__juryPgReady = ready;
+  return ready;
+}
+
+/** Where the store is, for a person: the SQLite file, or the PostgreSQL server and database (no password). */
+export function describeStore(): string {
+  const url = readEnv(DATABASE_URL_ENV);
+  if (!url) return resolveDbPath();
+  const u = new URL(url);
+  return `PostgreSQL ${u.hostname}${u.port ? `:${u.port}` : ""}${u.pathname}`;
 }

@@ -2,8 +2,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { DATABASE_URL_ENV } from "../lib/env/secrets";
-import { JuryError } from "../lib/errors";
 
 /**
  * Where the database lives, for every way of running Jury (a checkout, the npm package, the Claude Code
@@ -13,15 +11,11 @@ import { JuryError } from "../lib/errors";
  * 2. A checkout's `data/jury.db`, when that file exists: where a checkout kept it before the per-user
  *    default, so an existing database keeps working without a move.
  * 3. `jury.db` in the per-user data folder (userDataDir).
- *
- * With JURY_DATABASE_URL set it throws (exit 2) until every query runs on PostgreSQL: a person who
- * asked for the shared store must never be handed a private SQLite file without noticing.
  */
 export function resolveDbPath(
   env: Record<string, string | undefined> = process.env,
   opts: { platform?: NodeJS.Platform; home?: string; checkout?: string } = {},
 ): string {
-  refusePostgresUrl(env);
   return sqliteDbPath(env, opts);
 }
 
@@ -69,17 +63,4 @@ export function installRoot(): string {
     if (path.basename(here) === "dist") return path.dirname(here);
   } catch {}
   return process.cwd();
-}
-
-/**
- * JURY_DATABASE_URL set: a configuration error (code `unsupported:database_url`, exit 2) while
- * PostgreSQL support is being built, so nothing silently writes to SQLite instead.
- */
-export function refusePostgresUrl(env: Record<string, string | undefined> = process.env): void {
-  if (!env[DATABASE_URL_ENV]?.trim()) return;
-  throw new JuryError(
-    "unsupported:database_url",
-    `PostgreSQL support is in progress: ${DATABASE_URL_ENV} is set, but this version keeps its data in SQLite only. Unset ${DATABASE_URL_ENV} to use the SQLite file (JURY_DB, or jury.db in the per-user data folder).`,
-    { variable: DATABASE_URL_ENV },
-  );
 }

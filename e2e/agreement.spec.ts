@@ -6,7 +6,7 @@ import { SCRATCH_DIR } from "./constants";
 const root = path.resolve(__dirname, "..");
 const fixtures = path.join(root, "examples/agreement/llmbar");
 
-test("published LLMBar judgments, imported: the position-bias audit shows each order's accuracy, positional agreement and first-position wins", async ({
+test("published LLMBar judgments, imported: the position-bias audit shows each order's accuracy, positional agreement and first-position wins @pg", async ({
   page,
 }) => {
   // imported through the CLI into the dashboard's own database, as a user would

@@ -3,7 +3,7 @@ import { expect, test } from "@playwright/test";
 import { SettingsPage } from "./pages/settings-page";
 import { StudyPage } from "./pages/study-page";
 
-test("the example study: example labels, BM25 and a judge with their path mix, a relabel with its history and undo, a fresh annotation", async ({
+test("the example study: example labels, BM25 and a judge with their path mix, a relabel with its history and undo, a fresh annotation @pg", async ({
   page,
 }) => {
   await page.goto("/memory");

@@ -5,10 +5,11 @@ import { expect, test } from "@playwright/test";
 import { freePort, startApp, stopApp } from "./app-server";
 import { SCRATCH_DIR, SCRIPTED_PORT } from "./constants";
 import { SettingsPage } from "./pages/settings-page";
+import { resetStore, storeEnv } from "./store";
 
 const DB = path.resolve(SCRATCH_DIR, "promote", "jury.db");
 const env = {
-  JURY_DB: DB,
+  ...storeEnv(DB),
   JURY_LOCAL_BASE_URL: `http://127.0.0.1:${SCRIPTED_PORT}/v1`,
   NEXT_TELEMETRY_DISABLED: "1",
 };
@@ -25,11 +26,10 @@ function jury(args: string[], ok = [0]): string {
 }
 
 // its own server and database: promoting changes the settings every other spec reads
-test("promoting what measured best: a study configuration (asked first, saying why) and a run's panel; the settings page shows where each came from and a hand edit marks it", async ({
+test("promoting what measured best: a study configuration (asked first, saying why) and a run's panel; the settings page shows where each came from and a hand edit marks it @pg", async ({
   page,
 }) => {
-  fs.rmSync(path.dirname(DB), { recursive: true, force: true });
-  fs.mkdirSync(path.dirname(DB), { recursive: true });
+  resetStore(DB);
   jury(["settings", "set", "providers.local.enabled", "true"]);
   jury(["memory", "import-study", "examples/memory-study", "--collection", "shop-api"]);
   jury(["memory", "experiment", "--kind", "bm25", "--collection", "shop-api", "--top-k", "4"]);

@@ -9,7 +9,7 @@ import { overflowingElements } from "./page-list";
 import { RunPage, RunsPage } from "./pages/runs-page";
 import { SettingsPage } from "./pages/settings-page";
 
-test("change N in the settings modal, start a run, watch it progress, open its spread chart and a sample's reasoning", async ({
+test("change N in the settings modal, start a run, watch it progress, open its spread chart and a sample's reasoning @pg", async ({
   page,
 }) => {
   // a run watched live, then labelled, undone and checked on two pages: over a minute on a loaded machine
@@ -318,7 +318,7 @@ function juryEval(args: string[]): Promise<{ code: number | null; stdout: string
   });
 }
 
-test("triage: filter a run with transient failures to its failed cells by keyboard, retry them, see the cells update; the call inspector shows what the judge server received", async ({
+test("triage: filter a run with transient failures to its failed cells by keyboard, retry them, see the cells update; the call inspector shows what the judge server received @pg", async ({
   page,
   request,
 }) => {
