@@ -3,6 +3,7 @@ import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { readEnv } from "../lib/env/registry";
 import { DATABASE_URL_ENV } from "../lib/env/secrets";
+import { JuryError } from "../lib/errors";
 import { resolveDbPath } from "./path";
 import type { PgDb } from "./pg/client";
 import * as schema from "./schema";
@@ -117,9 +118,26 @@ export async function readyDb(): Promise<Db> {
       },
     );
   }
-  const ready = await globalForDb.__juryPg.db;
-  globalForDb.__juryPgReady = ready;
-  return ready;
+  try {
+    const ready = await globalForDb.__juryPg.db;
+    globalForDb.__juryPgReady = ready;
+    return ready;
+  } catch (err) {
+    // the URL may carry a password: name the server, never the URL
+    throw new JuryError(
+      "db_unreachable",
+      `The PostgreSQL store (${DATABASE_URL_ENV}: ${describeStore()}) could not be opened: ${pgMessage(err)}`,
+    );
+  }
+}
+
+/** A connection or migration error's message, without anything of the URL's credentials. */
+function pgMessage(err: unknown): string {
+  const e = err as { code?: string; message?: string; cause?: { message?: string } };
+  const m = e?.message || e?.cause?.message || String(err);
+  const url = readEnv(DATABASE_URL_ENV);
+  const password = url ? decodeURIComponent(new URL(url).password) : "";
+  return password ? m.split(password).join("***") : m;
 }
 
 /** Where the store is, for a person: the SQLite file, or the PostgreSQL server and database (no password). */

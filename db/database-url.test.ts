@@ -1,50 +1,37 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readEnv } from "@/lib/env/registry";
-import { exitCodeFor } from "@/lib/exit-codes";
 import { runJury } from "@/lib/testing/run-jury";
+import { emptyPgDatabase, storeKinds } from "@/lib/testing/stores";
 import { resolveDbPath } from "./path";
 
-// JURY_DATABASE_URL asks for the shared PostgreSQL store. Until every query runs there, a process
-// started with it must stop and say so (exit 2), never quietly keep its data in a SQLite file.
-const URL_WITH_PASSWORD = "postgres://jury:s3cret-pass-word@db.example:5432/jury";
+// JURY_DATABASE_URL puts everything on the PostgreSQL database it names: `jury db migrate` creates it,
+// every command reads and writes there, and no SQLite file is made on the side. Its value (it may
+// carry a password) is never printed.
+const URL_WITH_PASSWORD = "postgres://jury:s3cret-pass-word@127.0.0.1:1/jury";
 
 function scratch(): { dir: string; db: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "jury-dburl-"));
   return { dir, db: path.join(dir, "jury.db") };
 }
 
-describe("JURY_DATABASE_URL before PostgreSQL support is complete", () => {
-  it("resolveDbPath refuses it with a configuration error (exit 2); unset or blank, SQLite as before", () => {
-    let err: unknown;
-    try {
-      resolveDbPath({ JURY_DATABASE_URL: URL_WITH_PASSWORD, JURY_DB: "/tmp/x.db" });
-    } catch (e) {
-      err = e;
-    }
-    expect((err as Error).message).toMatch(/^PostgreSQL support is in progress: .*Unset JURY_DATABASE_URL/);
-    expect((err as Error).message).not.toContain("s3cret");
-    expect(exitCodeFor(err)).toBe(2);
+describe("JURY_DATABASE_URL", () => {
+  it("leaves the SQLite path rules alone: unset or blank, SQLite as before", () => {
     expect(resolveDbPath({ JURY_DB: "/tmp/x.db" })).toBe("/tmp/x.db");
     expect(resolveDbPath({ JURY_DATABASE_URL: " ", JURY_DB: "/tmp/x.db" })).toBe("/tmp/x.db");
   });
 
-  it("`jury db migrate` and `jury runs` exit 2 saying so, and create no SQLite file", async () => {
+  it("a server that does not answer: exit 3 naming the server, never the password, and no SQLite file", async () => {
     const s = scratch();
-    for (const args of [["db", "migrate"], ["runs"]]) {
+    for (const args of [["db", "migrate"], ["runs", "list"]]) {
       const r = await runJury(args, { env: { JURY_DB: s.db, JURY_DATABASE_URL: URL_WITH_PASSWORD } });
-      expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toContain("PostgreSQL support is in progress");
-      expect(r.stderr).toContain("Unset JURY_DATABASE_URL");
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toContain("The PostgreSQL store (JURY_DATABASE_URL: PostgreSQL 127.0.0.1:1/jury)");
       expect(r.stderr + r.stdout).not.toContain("s3cret");
     }
     expect(fs.existsSync(s.db)).toBe(false);
-    // without it, the same command uses the SQLite file
-    const ok = await runJury(["db", "migrate"], { env: { JURY_DB: s.db } });
-    expect(ok.code, ok.stderr).toBe(0);
-    expect(fs.existsSync(s.db)).toBe(true);
   });
 
   it("a value that is no PostgreSQL URL is named (exit 2), its value never printed", async () => {
@@ -63,7 +50,7 @@ describe("JURY_DATABASE_URL before PostgreSQL support is complete", () => {
       );
   });
 
-  it("the memory hook answers nothing and logs why, rather than read SQLite (a hook never fails the prompt)", async () => {
+  it("the memory hook reads a local SQLite file only: with the variable set it injects nothing and logs why", async () => {
     const s = scratch();
     const log = path.join(s.dir, "hook.log");
     const r = await runJury(["memory", "retrieve"], {
@@ -72,16 +59,39 @@ describe("JURY_DATABASE_URL before PostgreSQL support is complete", () => {
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("");
-    expect(fs.readFileSync(log, "utf8")).toContain("PostgreSQL support is in progress");
+    const said = fs.readFileSync(log, "utf8");
+    expect(said).toContain("JURY_DATABASE_URL is set");
+    expect(said).not.toContain("s3cret");
     expect(fs.existsSync(s.db)).toBe(false);
-    // without JURY_HOOK_LOG the log is beside where the SQLite file would be, as always
-    const quiet = await runJury(["memory", "retrieve"], {
-      input: JSON.stringify({ prompt: "what is our http timeout policy" }),
-      env: { JURY_DB: s.db, JURY_DATABASE_URL: URL_WITH_PASSWORD },
-    });
-    expect(quiet.code).toBe(0);
-    const beside = path.join(s.dir, "jury-hook.log");
-    expect(fs.readFileSync(beside, "utf8")).toContain("PostgreSQL support is in progress");
-    expect(fs.readFileSync(beside, "utf8")).not.toContain("s3cret");
   });
+});
+
+describe.runIf(storeKinds().includes("pg"))("JURY_DATABASE_URL on a PostgreSQL server", () => {
+  let store: Awaited<ReturnType<typeof emptyPgDatabase>>;
+  beforeAll(async () => {
+    store = await emptyPgDatabase();
+  });
+  afterAll(() => store.drop());
+
+  it("`jury db migrate` creates it, a run is stored and listed there, and no SQLite file is made", async () => {
+    const s = scratch();
+    const env = { JURY_DB: s.db, JURY_DATABASE_URL: store.url };
+    const migrate = await runJury(["db", "migrate"], { env });
+    expect(migrate.code, migrate.stderr).toBe(0);
+    const where = new URL(store.url);
+    expect(migrate.stdout).toBe(`Database ready: PostgreSQL ${where.hostname}:${where.port}${where.pathname}\n`);
+    expect((await runJury(["settings", "set", "providers.mock.enabled", "true"], { env })).code).toBe(0);
+    const run = await runJury(
+      ["eval", "examples/suites/qa", "--judges", "mock:judge,mock:judge-b", "--n", "2", "--json"],
+      { env },
+    );
+    expect([0, 1], run.stderr).toContain(run.code);
+    const out = JSON.parse(run.stdout);
+    expect(out.status).toBe("done");
+    const list = await runJury(["runs", "list", "--json"], { env });
+    expect(list.code, list.stderr).toBe(0);
+    const runs = JSON.parse(list.stdout) as { id: string; status: string }[];
+    expect(runs.map((r) => [r.id, r.status])).toEqual([[out.run_id, "done"]]);
+    expect(fs.existsSync(s.db)).toBe(false);
+  }, 120_000);
 });

@@ -28,7 +28,6 @@ export const ERROR_EXIT_CODES: Readonly<Record<string, ExitCode>> = {
   busy: EXIT.usage, // busy:run: another live process owns it
   not_found: EXIT.usage, // a run, experiment or review id that does not exist
   needs_confirmation: EXIT.usage, // promoting a configuration the figures do not support, unconfirmed
-  unsupported: EXIT.usage, // unsupported:database_url: JURY_DATABASE_URL set before PostgreSQL support is complete
   no_batch_api: EXIT.usage, // no_batch_api:<provider>: --batch asked of a provider Jury has no batch API for
   // infrastructure: something Jury depends on did not answer or is not there
   timeout: EXIT.infrastructure,
@@ -48,6 +47,7 @@ export const ERROR_EXIT_CODES: Readonly<Record<string, ExitCode>> = {
   sut_unreachable: EXIT.infrastructure,
   sut_error: EXIT.infrastructure,
   db_locked: EXIT.infrastructure,
+  db_unreachable: EXIT.infrastructure, // the PostgreSQL server JURY_DATABASE_URL names did not answer
   // a criterion's own code threw: that verdict failed
   logic_error: EXIT.fail,
 };

@@ -1,7 +1,7 @@
 // Runs the benchmarks in order (bundled into dist/ by scripts/build-cli.mjs), passing this
 // script's arguments to each; exits non-zero if any of them fails. With --json, each bench prints
 // its figures as JSON and this script prints them as one object ({ judge, memory, tokenizer, agreement,
-// cost, panel }), so
+// cost, panel, store }), so
 // two commits' figures can be compared; progress goes to stderr.
 import { spawnSync } from "node:child_process";
 
@@ -12,6 +12,7 @@ const benches = [
   ["agreement", "dist/agreement-bench.mjs"],
   ["cost", "dist/cost-bench.mjs"],
   ["panel", "dist/panel-bench.mjs"],
+  ["store", "dist/store-bench.mjs"],
 ];
 const args = process.argv.slice(2);
 const json = args.includes("--json");

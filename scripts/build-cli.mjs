@@ -74,6 +74,8 @@ await build({
     "run-scale-bench": "bench/run-scale-bench.ts",
     // not in the list either: it needs a PostgreSQL server (JURY_TEST_DATABASE_URL)
     "pg-retrieval-bench": "bench/pg-retrieval-bench.ts",
+    // in the list: its PostgreSQL rows need JURY_TEST_DATABASE_URL (or JURY_BENCH_DATABASE_URL), else skipped
+    "store-bench": "bench/store-bench.ts",
   },
   external: ["pg-native"],
   splitting: true,

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { installRoot, refusePostgresUrl } from "../../db/path";
+import { installRoot } from "../../db/path";
 import { type EnvGroup, envSpec, invalidEnv, readEnv } from "../env/registry";
 import { errorMessage, JuryError } from "../errors";
 import { EXIT, exitCodeFor } from "../exit-codes";
@@ -81,9 +81,9 @@ const commands: Record<string, Command> = {
       process.stdout.write(formatHelp(DB_MIGRATE));
       return 0;
     }
-    const { getDb } = await import("../../db/client");
-    getDb();
-    process.stdout.write(`Database ready: ${(await import("../../db/path")).resolveDbPath()}\n`);
+    const { describeStore, readyDb } = await import("../../db/client");
+    await readyDb();
+    process.stdout.write(`Database ready: ${describeStore()}\n`);
     return 0;
   },
 };
@@ -102,7 +102,6 @@ function checkEnv(): void {
   });
   if (bad.length) throw new JuryError("invalid_env", bad.map((e) => e.message).join("\n"));
   readEnv("JURY_DATABASE_URL"); // a value that is no PostgreSQL URL is named first
-  refusePostgresUrl();
 }
 
 const wantsHelp = (args: string[]) => args.includes("--help") || args.includes("-h");
@@ -149,7 +148,11 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   try {
-    if (!wantsHelp(rest)) checkEnv();
+    if (!wantsHelp(rest)) {
+      checkEnv();
+      // the shared store: its pool opened and migrations applied before the command reads it
+      if (readEnv("JURY_DATABASE_URL") && name !== "db") await (await import("../../db/client")).readyDb();
+    }
     return await command(rest);
   } catch (err) {
     process.stderr.write(`jury ${name}: ${errorMessage(err)}\n`);
