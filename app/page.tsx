@@ -57,9 +57,9 @@ function Recent({
 export default async function HomePage() {
   await connection();
   const db = getDb();
-  const o = getOverview(db);
-  const recent = getRecentActivity(db);
-  const judges = enabledJudges(readSettings(db));
+  const o = await getOverview(db);
+  const recent = await getRecentActivity(db);
+  const judges = enabledJudges(await readSettings(db));
   const stats = [
     { label: "Runs", value: o.runs, testId: "count-runs" },
     { label: "Running now", value: o.runningRuns, testId: "count-running" },

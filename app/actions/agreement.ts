@@ -100,8 +100,8 @@ export async function importAgreement(_prev: ImportState, formData: FormData): P
     await fs.promises.writeFile(specFile, JSON.stringify(spec));
     const jobId = importJobId(setId);
     const db = getDb();
-    enqueueJob(db, { id: jobId, kind: "agreement" });
-    startAgreementProcess(db, jobId, ["import", specFile]);
+    await enqueueJob(db, { id: jobId, kind: "agreement" });
+    await startAgreementProcess(db, jobId, ["import", specFile]);
     return { ok: true, data: { setId, jobId } };
   } catch (err) {
     return actionFailed(`Nothing imported: ${errorMessage(err)}`);
@@ -139,7 +139,7 @@ async function importInline(
         : f.format === "llmbar"
           ? parseLlmbarImport(gold[0] ?? null, judges, { names: f.names, name: f.name })
           : parseJsonlImport([...gold, ...judges][0], { scale: f.scale, cut: f.cut, name: f.name });
-    const { setId } = storeImport(getDb(), p);
+    const { setId } = await storeImport(getDb(), p);
     revalidatePath("/agreement");
     return { ok: true, data: { setId, jobId: null } };
   } catch (err) {
@@ -153,7 +153,7 @@ export async function cancelAgreementJob(jobId: string): Promise<ActionResult<nu
   const bad = wrongShape(jobId, "a string");
   if (bad) return bad;
   if (!agreementIdSchema.safeParse(jobId).success) return actionFailed("Not a job id");
-  cancelJob(getDb(), jobId);
+  await cancelJob(getDb(), jobId);
   revalidatePath("/agreement");
   return { ok: true, data: null };
 }

@@ -47,7 +47,7 @@ export async function tryCriterionAction(
     ...(f.reference ? { reference: f.reference } : {}),
   };
   try {
-    const result = await tryCriterion(getDb(), registry, readSettings(getDb()), {
+    const result = await tryCriterion(getDb(), registry, await readSettings(getDb()), {
       criterionId: f.criterionId,
       judges: f.judges,
       n: f.n,

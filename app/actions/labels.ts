@@ -35,7 +35,7 @@ export async function setLabel(
     });
   const db = getDb();
   try {
-    checkLabelTarget(db, { runId, caseId, criterionId }, score);
+    await checkLabelTarget(db, { runId, caseId, criterionId }, score);
   } catch (err) {
     const field = isJuryError(err) ? err.details?.field : undefined;
     const message = errorMessage(err);
@@ -45,9 +45,9 @@ export async function setLabel(
   const who = labeller || null;
   const r =
     passed === null
-      ? removeVerdictLabel(db, k, { labeller: who })
-      : setVerdictLabel(db, k, { passed, score }, { labeller: who });
-  const now = getVerdictLabel(db, k);
+      ? await removeVerdictLabel(db, k, { labeller: who })
+      : await setVerdictLabel(db, k, { passed, score }, { labeller: who });
+  const now = await getVerdictLabel(db, k);
   revalidatePath(`/runs/${runId}`);
   revalidatePath("/agreement");
   return {
@@ -71,7 +71,7 @@ export async function undoLabel(
   const { runId, labeller } = parsed.data;
   const db = getDb();
   try {
-    const undone = undoLastVerdictLabel(db, runId, { labeller: labeller || null });
+    const undone = await undoLastVerdictLabel(db, runId, { labeller: labeller || null });
     revalidatePath(`/runs/${runId}`);
     revalidatePath("/agreement");
     return {

@@ -26,8 +26,8 @@ export async function importExampleStudy(): Promise<ActionResult<{ collection: s
   try {
     const db = getDb();
     // already there (perhaps relabelled by a person since): open it, never overwrite its labels
-    if (getStudyMeta(db, "shop-api")) return { ok: true, data: { collection: "shop-api" } };
-    importStudyFolder(db, path.join(process.cwd(), "examples", "memory-study"), "shop-api");
+    if (await getStudyMeta(db, "shop-api")) return { ok: true, data: { collection: "shop-api" } };
+    await importStudyFolder(db, path.join(process.cwd(), "examples", "memory-study"), "shop-api");
     revalidatePath("/memory");
     return { ok: true, data: { collection: "shop-api" } };
   } catch (err) {
@@ -42,14 +42,14 @@ export async function annotate(input: unknown): Promise<ActionResult<null>> {
   if (!parsed.success) return actionFailed("Invalid annotation", parsed.error);
   const { collection, queryId, memoryId, relevant } = parsed.data;
   const db = getDb();
-  if (!listStudyQueries(db, collection).some((q) => q.queryId === queryId)) {
+  if (!(await listStudyQueries(db, collection)).some((q) => q.queryId === queryId)) {
     return actionFailed(`No query "${queryId}" in ${collection}`);
   }
-  if (getMemories(db, collection, [memoryId]).length === 0) {
+  if ((await getMemories(db, collection, [memoryId])).length === 0) {
     return actionFailed(`No memory "${memoryId}" in ${collection}`);
   }
   // the label, a history entry (source: a person, now), and the query enters the metrics
-  annotateOne(db, collection, { queryId, memoryId, relevance: relevant ? 1 : 0 });
+  await annotateOne(db, collection, { queryId, memoryId, relevance: relevant ? 1 : 0 });
   revalidatePath(`/memory/${collection}`);
   return { ok: true, data: null };
 }
@@ -69,9 +69,9 @@ export async function undoAnnotation(
   if (!parsed.success) return actionFailed("Invalid undo", parsed.error);
   const { collection, queryId } = parsed.data;
   const db = getDb();
-  if (!listStudyQueries(db, collection).some((q) => q.queryId === queryId))
+  if (!(await listStudyQueries(db, collection)).some((q) => q.queryId === queryId))
     return actionFailed(`No query "${queryId}" in ${collection}`);
-  const undone = undoLastAnnotation(db, collection, queryId);
+  const undone = await undoLastAnnotation(db, collection, queryId);
   revalidatePath(`/memory/${collection}`);
   if (!undone) return { ok: true, data: null };
   return {
@@ -96,14 +96,14 @@ export async function startFreshAnnotation(
   if (!parsed.success) return actionFailed("Invalid collection", parsed.error);
   const { collection } = parsed.data;
   const db = getDb();
-  if (listStudyQueries(db, collection).length === 0)
+  if ((await listStudyQueries(db, collection)).length === 0)
     return actionFailed(`"${collection}" has no study queries`);
-  const meta = getStudyMeta(db, collection);
+  const meta = await getStudyMeta(db, collection);
   if (meta?.labelConvention === "qrels")
     return actionFailed(
       `"${collection}" holds imported qrels (${meta.origin}): import it again under another name to annotate it`,
     );
-  const r = startFreshAnnotationQuery(db, collection);
+  const r = await startFreshAnnotationQuery(db, collection);
   revalidatePath(`/memory/${collection}`);
   return { ok: true, data: r };
 }
@@ -129,7 +129,7 @@ export async function startExperiment(
   if (!parsed.success) return actionFailed("Nothing started: fix the fields below.", parsed.error);
   const db = getDb();
   const { collection, ...c } = parsed.data;
-  if (listStudyQueries(db, collection).length === 0)
+  if ((await listStudyQueries(db, collection)).length === 0)
     return actionFailed(`"${collection}" has no study queries`);
   // a BM25 run keeps its top BM25_RUN_DEPTH ranked candidates (its depth, in its label); the pool is the judge's
   const config =
@@ -137,13 +137,13 @@ export async function startExperiment(
       ? { ...c, model: undefined, poolSize: BM25_RUN_DEPTH, depth: BM25_RUN_DEPTH }
       : { ...c, model: c.model };
   // the judge must be callable (provider enabled, key or base URL set): refuse before anything is stored
-  const settings = readSettings(db);
+  const settings = await readSettings(db);
   const problems = config.model ? judgeProblems([config.model], settings) : [];
   if (problems.length)
     return actionFailed(preflightError(problems, "No experiment started").message, {
       model: problems.map((p) => p.message).join("; "),
     });
-  const id = startExperimentInBackground(db, collection, config, settings);
+  const id = await startExperimentInBackground(db, collection, config, settings);
   revalidatePath(`/memory/${collection}`);
   return { ok: true, data: { id } };
 }

@@ -56,7 +56,7 @@ export async function promoteExperimentAction(input: unknown): Promise<PromoteEx
   if (!parsed.success) return actionFailed("Nothing changed: invalid request.", parsed.error);
   try {
     const db = getDb();
-    const r = promoteExperiment(db, parsed.data.experimentId, { confirmed: parsed.data.confirmed });
+    const r = await promoteExperiment(db, parsed.data.experimentId, { confirmed: parsed.data.confirmed });
     revalidatePath("/", "layout");
     return {
       ok: true,
@@ -93,7 +93,7 @@ export async function promotePanelAction(
   const parsed = promotePanelSchema.safeParse(input);
   if (!parsed.success) return actionFailed("Nothing changed: invalid request.", parsed.error);
   try {
-    const r = promotePanel(getDb(), parsed.data);
+    const r = await promotePanel(getDb(), parsed.data);
     revalidatePath("/", "layout");
     const path =
       parsed.data.target === "criterion" ? `criteriaPanels.${parsed.data.criterionId}` : "reviewJudges";
@@ -129,7 +129,7 @@ export async function promotePanelConfigAction(
   const parsed = promotePanelConfigSchema.safeParse(input);
   if (!parsed.success) return actionFailed("Nothing changed: invalid request.", parsed.error);
   try {
-    const r = promotePanelConfig(getDb(), parsed.data);
+    const r = await promotePanelConfig(getDb(), parsed.data);
     revalidatePath("/", "layout");
     return {
       ok: true,

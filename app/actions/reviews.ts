@@ -69,7 +69,7 @@ export async function startReview(_prev: StartReviewState, formData: FormData): 
   if (!parsed.success) return actionFailed(NOTHING, parsed.error);
   const f = parsed.data;
   const db = getDb();
-  const settings = readSettings(db);
+  const settings = await readSettings(db);
   const unknown = f.judges.filter((j) => !enabledJudges(settings).includes(j));
   if (unknown.length)
     return actionFailed("Unknown judge.", { judges: `Not enabled in Settings: ${unknown.join(", ")}` });
@@ -88,7 +88,7 @@ export async function startReview(_prev: StartReviewState, formData: FormData): 
       testOutput: f.testOutput || undefined,
     });
     // choosing judges asks for the judge (as --judges does); JUDGE_ENABLED=false still wins
-    const judgeAllowed = judgeAllowedFor(db, {
+    const judgeAllowed = await judgeAllowedFor(db, {
       judgeOn: readEnv("JUDGE_ENABLED") !== false,
       offReason: "JUDGE_ENABLED=false",
       testsFailed: (context.testResults?.failed ?? 0) > 0,
@@ -103,8 +103,12 @@ export async function startReview(_prev: StartReviewState, formData: FormData): 
       judgeAllowed,
     };
     const reviewId = newReviewId();
-    enqueueReview(db, reviewId, options);
-    startReviewInBackground(db, { id: reviewId, title: f.title ?? upload.name ?? "pasted diff", options });
+    await enqueueReview(db, reviewId, options);
+    await startReviewInBackground(db, {
+      id: reviewId,
+      title: f.title ?? upload.name ?? "pasted diff",
+      options,
+    });
     revalidatePath("/reviews");
     return { ok: true, data: { reviewId, total: plannedCalls(options) } };
   } catch (err) {
@@ -119,8 +123,8 @@ export async function cancelReview(id: string): Promise<ActionResult<null>> {
   const parsed = reviewIdSchema.safeParse(id);
   if (!parsed.success) return actionFailed("Not a review id");
   const db = getDb();
-  if (!getJob(db, { id: parsed.data })) return actionFailed("No such review");
-  if (!cancelJob(db, parsed.data)) return actionFailed("The review is not running");
+  if (!(await getJob(db, { id: parsed.data }))) return actionFailed("No such review");
+  if (!(await cancelJob(db, parsed.data))) return actionFailed("The review is not running");
   revalidatePath("/reviews");
   return { ok: true, data: null };
 }

@@ -34,7 +34,7 @@ export async function startRun(_prev: StartRunState, formData: FormData): Promis
     return actionFailed("Unknown suite.", { suiteDir: "Not one of the listed suites" });
   }
   const db = getDb();
-  const settings = readSettings(db);
+  const settings = await readSettings(db);
   const unknown = judges.filter((j) => !enabledJudges(settings).includes(j));
   if (unknown.length) {
     return actionFailed("Unknown judge.", { judges: `Not enabled in Settings: ${unknown.join(", ")}` });
@@ -66,7 +66,7 @@ export async function startRun(_prev: StartRunState, formData: FormData): Promis
       undefined,
       { settings },
     );
-    startRunInBackground(db, runId);
+    await startRunInBackground(db, runId);
     revalidatePath("/runs");
     return { ok: true, data: { runId } };
   } catch (err) {
@@ -74,8 +74,8 @@ export async function startRun(_prev: StartRunState, formData: FormData): Promis
   }
 }
 
-const getPendingJudges = (db: ReturnType<typeof getDb>, runId: string) =>
-  new Set(getPendingTasks(db, { runId }).map((t) => t.judge));
+const getPendingJudges = async (db: ReturnType<typeof getDb>, runId: string) =>
+  new Set((await getPendingTasks(db, { runId })).map((t) => t.judge));
 
 export async function cancelRun(id: string): Promise<ActionResult<null>> {
   const bad = wrongShape(id, "a string");
@@ -83,8 +83,8 @@ export async function cancelRun(id: string): Promise<ActionResult<null>> {
   const parsed = runIdSchema.safeParse(id);
   if (!parsed.success) return actionFailed("Not a run id");
   const db = getDb();
-  if (!getRunById(db, { id: parsed.data })) return actionFailed("No such run");
-  if (!requestCancel(db, { id: parsed.data })) return actionFailed("The run is not running");
+  if (!(await getRunById(db, { id: parsed.data }))) return actionFailed("No such run");
+  if (!(await requestCancel(db, { id: parsed.data }))) return actionFailed("The run is not running");
   revalidatePath(`/runs/${parsed.data}`);
   return { ok: true, data: null };
 }
@@ -95,17 +95,18 @@ export async function resumeRun(id: string): Promise<ActionResult<null>> {
   const parsed = runIdSchema.safeParse(id);
   if (!parsed.success) return actionFailed("Not a run id");
   const db = getDb();
-  const run = getRunById(db, { id: parsed.data });
+  const run = await getRunById(db, { id: parsed.data });
   if (!run) return actionFailed("No such run");
   if (run.status === "running" || run.status === "done" || run.status === "done_with_failures")
     return actionFailed(`The run is ${run.status.replaceAll("_", " ")}`);
   // a resume calls its judges: refuse, naming them, when one cannot be called
+  const pending = await getPendingJudges(db, run.id);
   const problems = judgeProblems(
-    run.options.judges.filter((j) => getPendingJudges(db, run.id).has(j)),
-    readSettings(db),
+    run.options.judges.filter((j) => pending.has(j)),
+    await readSettings(db),
   );
   if (problems.length) return actionFailed(preflightError(problems, "Not resumed").message);
-  startRunInBackground(db, run.id);
+  await startRunInBackground(db, run.id);
   revalidatePath(`/runs/${run.id}`);
   return { ok: true, data: null };
 }
@@ -120,7 +121,7 @@ export async function retryFailedSamples(id: string): Promise<ActionResult<{ req
   const parsed = runIdSchema.safeParse(id);
   if (!parsed.success) return actionFailed("Not a run id");
   const db = getDb();
-  const failed = samplesToRetry(db, parsed.data);
+  const failed = await samplesToRetry(db, parsed.data);
   return requeueAndStart(db, parsed.data, failed, "retried", "retry failed samples");
 }
 
@@ -138,25 +139,25 @@ export async function resampleItem(
   if (!parsed.success) return actionFailed("Not a run item", parsed.error);
   const db = getDb();
   const { runId } = parsed.data;
-  const cell = samplesToResample(db, runId, parsed.data.caseId, parsed.data.criterionId);
+  const cell = await samplesToResample(db, runId, parsed.data.caseId, parsed.data.criterionId);
   return requeueAndStart(db, runId, cell, "resampled", "re-sample this item");
 }
 
-function requeueAndStart(
+async function requeueAndStart(
   db: ReturnType<typeof getDb>,
   runId: string,
   samples: Parameters<typeof judgesToCall>[0] & Parameters<typeof requeue>[2],
   reason: "retried" | "resampled",
   what: string,
-): ActionResult<{ requeued: number }> {
-  const run = getRunById(db, { id: runId });
+): Promise<ActionResult<{ requeued: number }>> {
+  const run = await getRunById(db, { id: runId });
   if (!run) return actionFailed("No such run");
   // the judges to call again must be callable: refuse, naming them, before anything is marked
-  const problems = judgeProblems(judgesToCall(samples), readSettings(db));
+  const problems = judgeProblems(judgesToCall(samples), await readSettings(db));
   if (problems.length) return actionFailed(preflightError(problems, "Nothing queued").message);
-  const out = requeue(db, runId, samples, reason);
+  const out = await requeue(db, runId, samples, reason);
   if (!out.ok) return actionFailed(requeueRefusal(out, what));
-  startRunInBackground(db, runId);
+  await startRunInBackground(db, runId);
   revalidatePath(`/runs/${runId}`);
   revalidatePath("/runs");
   return { ok: true, data: { requeued: out.requeued } };

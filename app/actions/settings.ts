@@ -28,7 +28,7 @@ export async function saveSettings(_prev: SaveSettingsState, formData: FormData)
       fieldErrors,
     );
   }
-  writeSettings(getDb(), parsed.data satisfies Settings);
+  await writeSettings(getDb(), parsed.data satisfies Settings);
   revalidatePath("/", "layout");
   return { ok: true, data: { savedAt: Date.now() } };
 }

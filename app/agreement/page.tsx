@@ -20,8 +20,8 @@ const when = (d: Date) => d.toISOString().replace("T", " ").slice(0, 16);
 export default async function AgreementPage() {
   await connection();
   const db = getDb();
-  const sets = listAgreementSets(db);
-  const runs = listLabelledRuns(db);
+  const sets = await listAgreementSets(db);
+  const runs = await listLabelledRuns(db);
   return (
     <div className="space-y-4">
       <PageTitle>Agreement</PageTitle>

@@ -9,7 +9,7 @@ import { listStudies } from "@/db/queries/study";
 
 export default async function MemoryPage() {
   await connection();
-  const studies = listStudies(getDb());
+  const studies = await listStudies(getDb());
   return (
     <div className="space-y-4">
       <PageTitle actions={<ImportExampleButton />}>Memory study</PageTitle>

@@ -8,7 +8,7 @@ import { getDb } from "@/db/client";
 import { listReviews, listUnstoredReviewJobs } from "@/db/queries/reviews";
 import { maxFileBytes } from "@/lib/read-text";
 import { DIMENSIONS } from "@/lib/review/judgment";
-import { enabledJudges } from "@/lib/settings/schema";
+import { enabledJudges, type Settings } from "@/lib/settings/schema";
 import { readSettings } from "@/lib/settings/store";
 
 const verdictCls = {
@@ -23,15 +23,15 @@ const when = (d: Date) => d.toISOString().slice(0, 16).replace("T", " ");
  * The judges ticked at first, as `jury review` picks them: the review judges promoted in Settings
  * that are enabled, else every enabled judge.
  */
-function defaultReviewJudges(settings: ReturnType<typeof readSettings>): string[] {
+function defaultReviewJudges(settings: Settings): string[] {
   const enabled = enabledJudges(settings);
   const promoted = settings.reviewJudges.filter((j) => enabled.includes(j));
   return promoted.length ? promoted : enabled;
 }
 
 /** Review jobs with no stored review: running ones are followed live, stopped ones say why. */
-function reviewJobItems(db: ReturnType<typeof getDb>): ReviewJobItem[] {
-  return listUnstoredReviewJobs(db).map((j) => ({
+async function reviewJobItems(db: ReturnType<typeof getDb>): Promise<ReviewJobItem[]> {
+  return (await listUnstoredReviewJobs(db)).map((j) => ({
     id: j.id,
     createdAt: when(j.createdAt),
     initial: {
@@ -53,8 +53,9 @@ function reviewJobItems(db: ReturnType<typeof getDb>): ReviewJobItem[] {
 export default async function ReviewsPage() {
   await connection();
   const db = getDb();
-  const reviews = listReviews(db);
-  const settings = readSettings(db);
+  const reviews = await listReviews(db);
+  const settings = await readSettings(db);
+  const jobs = await reviewJobItems(db);
   const ranked = reviews.filter((r) => r.mechanicalScore !== null && r.blendedScore !== null);
   const byMech = [...ranked].sort((a, b) => (b.mechanicalScore ?? 0) - (a.mechanicalScore ?? 0));
   const byBlend = [...ranked].sort((a, b) => (b.blendedScore ?? 0) - (a.blendedScore ?? 0));
@@ -67,7 +68,7 @@ export default async function ReviewsPage() {
           defaultJudges={defaultReviewJudges(settings)}
           defaultN={settings.judging.samples}
           maxBytes={maxFileBytes()}
-          jobs={reviewJobItems(db)}
+          jobs={jobs}
         />
       </Card>
       {reviews.length === 0 ? (

@@ -17,15 +17,21 @@ import { readSettings } from "@/lib/settings/store";
 export default async function RunsPage() {
   await connection();
   const db = getDb();
-  const settings = readSettings(db);
-  const runs = listRuns(db);
-  const progress = getProgressByRun(db);
-  const suites = suiteSummaries(loadProjectCriteria(), {
+  const settings = await readSettings(db);
+  const runs = await listRuns(db);
+  const progress = await getProgressByRun(db);
+  const suites = await suiteSummaries(loadProjectCriteria(), {
     db,
     judges: enabledJudges(settings),
     temperature: settings.judging.temperature,
   });
   const last = runs[0];
+  // a run still going has not failed anyone yet
+  const lastFailed =
+    !last || isLive(last.status)
+      ? []
+      : await getFailedJudges(db, { runId: last.id, judges: last.options.judges });
+  const latencyMsByJudge = await getMedianLatencyByJudge(db);
   const form = rememberedForm({
     suites: suites.filter((s) => !s.error).map((s) => s.dir),
     offered: enabledJudges(settings),
@@ -35,10 +41,7 @@ export default async function RunsPage() {
           runId: last.id,
           suiteDir: last.suitePath,
           judges: last.options.judges,
-          // a run still going has not failed anyone yet
-          failed: isLive(last.status)
-            ? []
-            : getFailedJudges(db, { runId: last.id, judges: last.options.judges }),
+          failed: lastFailed,
         }
       : null,
   });
@@ -59,12 +62,7 @@ export default async function RunsPage() {
         Runs
       </PageTitle>
       <Card>
-        <RunsWorkbench
-          suites={suites}
-          start={form}
-          settings={settings}
-          latencyMsByJudge={getMedianLatencyByJudge(db)}
-        />
+        <RunsWorkbench suites={suites} start={form} settings={settings} latencyMsByJudge={latencyMsByJudge} />
       </Card>
       {runs.length === 0 ? (
         <EmptyState title="No runs yet" testId="runs-empty">

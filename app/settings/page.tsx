@@ -9,7 +9,7 @@ import { readStoredSettings } from "@/lib/settings/store";
 
 export default async function SettingsPage() {
   await connection();
-  const { settings, problems } = readStoredSettings(getDb());
+  const { settings, problems } = await readStoredSettings(getDb());
   const endpointKeys = settings.endpoints.flatMap((e) => (e.apiKeyEnv ? [e.apiKeyEnv] : []));
   const keys = [
     ...keyPresence(),

@@ -54,7 +54,7 @@ describe("startExperiment preflight", () => {
     const { createDb } = await import("@/db/client");
     const { importStudyFolder } = await import("@/lib/memory/import");
     const d = createDb(db);
-    importStudyFolder(d, path.resolve("examples/memory-study"), "s");
+    await importStudyFolder(d, path.resolve("examples/memory-study"), "s");
     d.$client.close();
     const { startExperiment } = await import("@/app/actions/memory");
     const r = await startExperiment(

@@ -32,11 +32,11 @@ async function keptNothingExperiment(): Promise<string> {
     ["zebra crossing", "volcanic ash"].map((text, i) => ({ id: `q${i}`, text, relevant: ["a"] })),
   );
   const db = getDb();
-  importStudyFolder(db, dir, "notes");
-  return runExperiment(db, {
+  await importStudyFolder(db, dir, "notes");
+  return await runExperiment(db, {
     collection: "notes",
     config: { kind: "bm25", mode: "auto", topK: 3, poolSize: 15, shuffle: false },
-    settings: readSettings(db),
+    settings: await readSettings(db),
   });
 }
 
@@ -64,13 +64,13 @@ describe("promoting from the study: a configuration that kept nothing", () => {
       ],
     });
     expect(r.ok ? "" : r.error).toContain("It kept nothing");
-    expect(readSettings(getDb()).provenance).toEqual({});
+    expect((await readSettings(getDb())).provenance).toEqual({});
     // the page's old confirmation (not best) does not cover it
     expect(await promoteExperimentAction({ experimentId: id, confirmed: ["not_best"] })).toMatchObject({
       ok: false,
       needsConfirmation: { keptNothing: true },
     });
-    expect(readSettings(getDb()).memoryJudge.collection).toBeUndefined();
+    expect((await readSettings(getDb())).memoryJudge.collection).toBeUndefined();
     // an unknown code is an invalid request, not a confirmation
     expect(await promoteExperimentAction({ experimentId: id, confirmed: ["yes"] })).toMatchObject({
       ok: false,
@@ -78,7 +78,7 @@ describe("promoting from the study: a configuration that kept nothing", () => {
 
     const ok = await promoteExperimentAction({ experimentId: id, confirmed: ["kept_nothing", "not_best"] });
     expect(ok).toMatchObject({ ok: true, data: { best: false } });
-    const s = readSettings(getDb());
+    const s = await readSettings(getDb());
     expect(s.memoryJudge.collection).toBe("notes");
     expect(s.provenance.memoryJudge.label).toMatch(/kept nothing, confirmed · not called best, confirmed$/);
     expect(ok.ok && ok.data.reads).toMatch(
@@ -95,9 +95,9 @@ describe("promoting from the agreement view: a panel on two labels", () => {
     const { CASES, seedRun } = await import("@/lib/testing/agreement-run");
     const { readSettings } = await import("@/lib/settings/store");
     const db = getDb();
-    const runId = seedRun(db);
+    const runId = await seedRun(db);
     for (const [i, caseId] of CASES.slice(0, 2).entries())
-      setVerdictLabel(db, { runId, caseId, criterionId: "helpful" }, { passed: i === 0, score: null });
+      await setVerdictLabel(db, { runId, caseId, criterionId: "helpful" }, { passed: i === 0, score: null });
     const ask = { runId, criterionId: "helpful", judge: "panel", target: "criterion" };
     const r = await promotePanelAction(ask);
     expect(r.ok).toBe(false);
@@ -110,9 +110,9 @@ describe("promoting from the agreement view: a panel on two labels", () => {
     expect(guard?.warnings.map((w) => w.code)).toEqual(
       expect.arrayContaining(["few_labels", "weak_agreement"]),
     );
-    expect(readSettings(db).criteriaPanels).toEqual({});
+    expect((await readSettings(db)).criteriaPanels).toEqual({});
     const ok = await promotePanelAction({ ...ask, confirmed: guard?.warnings.map((w) => w.code) });
     expect(ok).toMatchObject({ ok: true, data: { judges: ["local:a", "local:b"] } });
-    expect(readSettings(db).criteriaPanels).toEqual({ helpful: ["local:a", "local:b"] });
+    expect((await readSettings(db)).criteriaPanels).toEqual({ helpful: ["local:a", "local:b"] });
   });
 });

@@ -70,7 +70,9 @@ async function flakyRun(): Promise<string> {
     concurrency: 4,
     noCache: false,
   });
-  expect(await executeRun(db, runId, { settings: readSettings(db), registry })).toBe("done_with_failures");
+  expect(await executeRun(db, runId, { settings: await readSettings(db), registry })).toBe(
+    "done_with_failures",
+  );
   return runId;
 }
 
@@ -79,7 +81,7 @@ async function settled(runId: string): Promise<string> {
   const { getDb } = await import("@/db/client");
   const { getRunById } = await import("@/db/queries/runs");
   for (let i = 0; i < 200; i++) {
-    const s = getRunById(getDb(), { id: runId })?.status ?? "";
+    const s = (await getRunById(getDb(), { id: runId }))?.status ?? "";
     if (s !== "queued" && s !== "running") return s;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -94,10 +96,7 @@ describe("triage actions", () => {
     const q = await import("@/db/queries/runs");
     const { getJob } = await import("@/db/queries/jobs");
     const db = getDb();
-    const failedIds = q
-      .getRunSamples(db, { runId })
-      .filter((s) => s.error)
-      .map((s) => s.id);
+    const failedIds = (await q.getRunSamples(db, { runId })).filter((s) => s.error).map((s) => s.id);
     expect(failedIds).toHaveLength(2);
     const calls = server.requests.length;
 
@@ -105,11 +104,11 @@ describe("triage actions", () => {
     expect(await settled(runId)).toBe("done");
     expect(server.requests.length - calls).toBe(2);
     // the job ran it: one job row, finished
-    expect(getJob(db, { id: runId })).toMatchObject({ kind: "run", status: "done" });
-    const history = q.getRunSampleHistory(db, { runId });
+    expect(await getJob(db, { id: runId })).toMatchObject({ kind: "run", status: "done" });
+    const history = await q.getRunSampleHistory(db, { runId });
     expect(history.filter((s) => s.supersededReason === "retried").map((s) => s.id)).toEqual(failedIds);
-    expect(q.getRunSamples(db, { runId }).every((s) => !s.error)).toBe(true);
-    for (const r of q.getRunResults(db, { runId }))
+    expect((await q.getRunSamples(db, { runId })).every((s) => !s.error)).toBe(true);
+    for (const r of await q.getRunResults(db, { runId }))
       expect(r.data.coverage).toMatchObject({ samples_answered: 4, samples_failed: 0 });
 
     // nothing left: refused, nothing marked
@@ -125,14 +124,14 @@ describe("triage actions", () => {
     const { getDb } = await import("@/db/client");
     const q = await import("@/db/queries/runs");
     const db = getDb();
-    const other = q.getRunSamples(db, { runId }).filter((s) => s.caseId === "c2");
+    const other = (await q.getRunSamples(db, { runId })).filter((s) => s.caseId === "c2");
     const calls = server.requests.length;
     expect(await resampleItem(runId, "c1", "correctness")).toEqual({ ok: true, data: { requeued: 4 } });
     // the run is done with failures again (c2 keeps its failed sample), after four live calls
     expect(await settled(runId)).toBe("done_with_failures");
     expect(server.requests.length - calls).toBe(4);
-    expect(q.getRunSamples(db, { runId }).filter((s) => s.caseId === "c2")).toEqual(other);
-    const c1 = q.getRunSampleHistory(db, { runId, caseId: "c1", criterionId: "correctness" });
+    expect((await q.getRunSamples(db, { runId })).filter((s) => s.caseId === "c2")).toEqual(other);
+    const c1 = await q.getRunSampleHistory(db, { runId, caseId: "c1", criterionId: "correctness" });
     expect(c1.filter((s) => s.supersededReason === "resampled")).toHaveLength(4);
     expect(c1.filter((s) => s.supersededAt === null && !s.cached)).toHaveLength(4);
   });
@@ -157,17 +156,17 @@ describe("triage actions", () => {
     const { getDb } = await import("@/db/client");
     const q = await import("@/db/queries/runs");
     const db = getDb();
-    q.setRunStatus(db, { id: runId, status: "running" });
+    await q.setRunStatus(db, { id: runId, status: "running" });
     expect(await retryFailedSamples(runId)).toMatchObject({
       ok: false,
       error: expect.stringContaining("The run is running: wait for it to finish"),
     });
-    q.setRunStatus(db, { id: runId, status: "done_with_failures" });
+    await q.setRunStatus(db, { id: runId, status: "done_with_failures" });
 
     // the local provider turned off: the retry names the judge and what it lacks
     const { readSettings, writeSettings } = await import("@/lib/settings/store");
-    const s = readSettings(db);
-    writeSettings(db, {
+    const s = await readSettings(db);
+    await writeSettings(db, {
       ...s,
       providers: { ...s.providers, local: { ...s.providers.local, enabled: false } },
     });
@@ -178,9 +177,9 @@ describe("triage actions", () => {
           /^Nothing queued: a judge cannot be called:\n {2}local:flaky: the local provider is disabled/,
         ),
       });
-      expect(q.getRunSampleHistory(db, { runId }).filter((x) => x.supersededAt)).toHaveLength(0);
+      expect((await q.getRunSampleHistory(db, { runId })).filter((x) => x.supersededAt)).toHaveLength(0);
     } finally {
-      writeSettings(db, s);
+      await writeSettings(db, s);
     }
   });
 });

@@ -39,7 +39,7 @@ describe("importAgreement (the Agreement page's upload)", () => {
     );
     expect(trec).toMatchObject({ ok: true });
     if (!trec?.ok) return;
-    const r = showSet(getDb(), trec.data.setId)!;
+    const r = (await showSet(getDb(), trec.data.setId))!;
     expect(r.judges.map((j) => j.judge)).toEqual(["judge-a", "judge-b"]);
     expect(r.judges[0].pointwise!.weightedKappa!.value).toBeCloseTo(11 / 13, 12);
 
@@ -58,7 +58,7 @@ describe("importAgreement (the Agreement page's upload)", () => {
     );
     expect(llmbar).toMatchObject({ ok: true });
     if (!llmbar?.ok) return;
-    const l = showSet(getDb(), llmbar.data.setId)!;
+    const l = (await showSet(getDb(), llmbar.data.setId))!;
     const v = l.judges.find((j) => j.judge === "GPT-4/Vanilla")!.pairwise!;
     expect([v.accuracy.original.value, v.accuracy.swapped.value, v.positionalAgreement.value]).toEqual([
       8 / 12,
@@ -71,7 +71,7 @@ describe("importAgreement (the Agreement page's upload)", () => {
     const { importAgreement } = await import("@/app/actions/agreement");
     const { listAgreementSets } = await import("@/db/queries/agreement");
     const { getDb } = await import("@/db/client");
-    const before = listAgreementSets(getDb()).length;
+    const before = (await listAgreementSets(getDb())).length;
     expect(
       await importAgreement(null, form({ format: "csv", names: "", cut: "", scale: "" }, {})),
     ).toMatchObject({
@@ -113,6 +113,6 @@ describe("importAgreement (the Agreement page's upload)", () => {
       ok: false,
       error: expect.stringContaining("Bad request"),
     });
-    expect(listAgreementSets(getDb()).length).toBe(before);
+    expect((await listAgreementSets(getDb())).length).toBe(before);
   });
 });

@@ -37,13 +37,13 @@ describe("importAgreement of a large upload", () => {
     if (!r?.ok) throw new Error(JSON.stringify(r));
     expect(r.data.jobId).toBe(`import-${r.data.setId}`);
     const db = getDb();
-    let status = getJob(db, { id: r.data.jobId as string })?.status;
+    let status = (await getJob(db, { id: r.data.jobId as string }))?.status;
     for (let i = 0; i < 600 && (status === "queued" || status === "running"); i++) {
       await new Promise((ok) => setTimeout(ok, 100));
-      status = getJob(db, { id: r.data.jobId as string })?.status;
+      status = (await getJob(db, { id: r.data.jobId as string }))?.status;
     }
-    expect(getJob(db, { id: r.data.jobId as string })).toMatchObject({ status: "done", error: null });
-    const shown = storedReport(db, r.data.setId);
+    expect(await getJob(db, { id: r.data.jobId as string })).toMatchObject({ status: "done", error: null });
+    const shown = await storedReport(db, r.data.setId);
     expect(shown?.kind).toBe("set");
     if (shown?.kind !== "set") return;
     expect(shown.report.judges.map((j) => [j.judge, j.n])).toEqual([["judge", 20_000]]);

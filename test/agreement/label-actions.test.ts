@@ -12,7 +12,7 @@ let runId: string;
 beforeAll(async () => {
   process.env.JURY_DB = path.join(tempDir(), "labels.db");
   const { getDb } = await import("@/db/client");
-  runId = seedRun(getDb());
+  runId = await seedRun(getDb());
 });
 
 describe("setLabel and undoLabel", () => {
@@ -35,7 +35,7 @@ describe("setLabel and undoLabel", () => {
     });
     expect(await setLabel({ ...k, passed: null })).toMatchObject({ ok: true, data: { label: null } });
     const db = getDb();
-    expect(listVerdictLabelHistory(db, runId).map((h) => [h.passed, h.score, h.labeller])).toEqual([
+    expect((await listVerdictLabelHistory(db, runId)).map((h) => [h.passed, h.score, h.labeller])).toEqual([
       [null, null, null],
       [false, null, null],
       [true, 8, "ana"],
@@ -44,7 +44,7 @@ describe("setLabel and undoLabel", () => {
       ok: true,
       data: { caseId: "c1", criterionId: "helpful", restored: { passed: false, score: null } },
     });
-    expect(getVerdictLabel(db, k)).toMatchObject({ passed: false, score: null });
+    expect(await getVerdictLabel(db, k)).toMatchObject({ passed: false, score: null });
   });
 
   it("refuses a score off the scale, an unknown case or criterion, a bad id, and the wrong shape", async () => {
@@ -86,6 +86,6 @@ describe("setLabel and undoLabel", () => {
     }
     const { getDb } = await import("@/db/client");
     const { getVerdictLabel } = await import("@/db/queries/labels");
-    expect(getVerdictLabel(getDb(), k)).toBeUndefined();
+    expect(await getVerdictLabel(getDb(), k)).toBeUndefined();
   });
 });

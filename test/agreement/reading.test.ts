@@ -15,7 +15,7 @@ describe("reading the agreement figures", () => {
   it("a TREC report carries the κ/α reading guide with its sources, saying the bands are conventions", async () => {
     const { SetReportView } = await import("@/components/agreement/set-report");
     const { db } = tempDb();
-    const { report } = importTrec(db, ex("trec/gold.qrels"), [ex("trec/judge-a.qrels")]);
+    const { report } = await importTrec(db, ex("trec/gold.qrels"), [ex("trec/judge-a.qrels")]);
     const html = renderToStaticMarkup(createElement(SetReportView, { r: report }));
     expect(html).toContain('data-testid="reading-guide"');
     expect(html).toContain("0–0.20 slight");
@@ -33,7 +33,7 @@ describe("reading the agreement figures", () => {
   it("the position audit says which unusable count is the own order and which swapped", async () => {
     const { SetReportView } = await import("@/components/agreement/set-report");
     const { db } = tempDb();
-    const { report } = importLlmbar(db, ex("llmbar/dataset.json"), [
+    const { report } = await importLlmbar(db, ex("llmbar/dataset.json"), [
       ex("llmbar/evaluators/Biased/FirstAlways/result.json"),
     ]);
     const html = renderToStaticMarkup(createElement(SetReportView, { r: report }));

@@ -18,7 +18,7 @@ describe("agreement views", () => {
   it("the position-bias audit shows each figure with its interval and n", async () => {
     const { SetReportView } = await import("@/components/agreement/set-report");
     const { db } = tempDb();
-    const { report } = importLlmbar(db, ex("llmbar/dataset.json"), [
+    const { report } = await importLlmbar(db, ex("llmbar/dataset.json"), [
       ex("llmbar/evaluators/Biased/FirstAlways/result.json"),
     ]);
     const html = renderToStaticMarkup(createElement(SetReportView, { r: report }));
@@ -32,7 +32,7 @@ describe("agreement views", () => {
   it("the agreement table and the confusion matrix of a TREC import", async () => {
     const { SetReportView } = await import("@/components/agreement/set-report");
     const { db } = tempDb();
-    const { report } = importTrec(db, ex("trec/gold.qrels"), [ex("trec/judge-b.qrels")]);
+    const { report } = await importTrec(db, ex("trec/gold.qrels"), [ex("trec/judge-b.qrels")]);
     const html = renderToStaticMarkup(createElement(SetReportView, { r: report }));
     expect(html).toContain(`data-testid="weighted-kappa" data-value="${118 / 133}"`);
     expect(html).toContain("q2 d4, q3 d1");
@@ -42,9 +42,11 @@ describe("agreement views", () => {
   it("a run's agreement links each disagreement to its samples", async () => {
     const { RunAgreementView } = await import("@/components/agreement/run-agreement-view");
     const { db } = tempDb();
-    const runId = seedRun(db);
-    setVerdictLabel(db, { runId, caseId: "c2", criterionId: "helpful" }, { passed: true, score: 7 });
-    const html = renderToStaticMarkup(createElement(RunAgreementView, { r: showRunAgreement(db, runId)! }));
+    const runId = await seedRun(db);
+    await setVerdictLabel(db, { runId, caseId: "c2", criterionId: "helpful" }, { passed: true, score: 7 });
+    const html = renderToStaticMarkup(
+      createElement(RunAgreementView, { r: (await showRunAgreement(db, runId))! }),
+    );
     expect(html).toContain(`href="/runs/${runId}?case=c2&amp;criterion=helpful"`);
     expect(html).toContain("1 of 8 cells labelled");
     // the κ/α reading guide sits beside a run's figures as beside an import's

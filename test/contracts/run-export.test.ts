@@ -57,7 +57,7 @@ describe("run export: CLI and dashboard", () => {
       );
       const dashboard = await res.text();
       expect(r.stdout).toBe(dashboard);
-      expect(dashboard).toBe(exportRun(db, runId, format).body);
+      expect(dashboard).toBe((await exportRun(db, runId, format)).body);
     }
     const bad = await GET(new Request(`http://x/runs/${runId}/export?format=xml`), {
       params: Promise.resolve({ id: runId }),

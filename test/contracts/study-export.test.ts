@@ -14,9 +14,11 @@ const saved = process.env.JURY_DB;
 const { db, file } = tempDb();
 
 beforeAll(async () => {
-  importStudyFolder(db, path.resolve(__dirname, "../../examples/memory-study"), "s");
-  const q = listStudyQueries(db, "s")[0];
-  upsertStudyQueries(db, "s", [{ queryId: q.queryId, text: 'A "quoted" query, with a comma\nand a line' }]);
+  await importStudyFolder(db, path.resolve(__dirname, "../../examples/memory-study"), "s");
+  const q = (await listStudyQueries(db, "s"))[0];
+  await upsertStudyQueries(db, "s", [
+    { queryId: q.queryId, text: 'A "quoted" query, with a comma\nand a line' },
+  ]);
   const config = { kind: "bm25" as const, mode: "auto" as const, topK: 3, poolSize: 15, shuffle: false };
   await runExperiment(db, { collection: "s", config, settings: settingsFor("http://127.0.0.1:9") });
   process.env.JURY_DB = file;
@@ -55,7 +57,7 @@ describe("study export: CLI and dashboard", () => {
         sub === "export-labels"
           ? { what: "labels" as const, format: format as "csv" | "qrels" }
           : { what: "metrics" as const, format: format as "csv" | "json" };
-      expect(dashboard).toBe(exportStudy(db, "s", spec, readSettings(db).prices).body);
+      expect(dashboard).toBe((await exportStudy(db, "s", spec, (await readSettings(db)).prices)).body);
     },
   );
 

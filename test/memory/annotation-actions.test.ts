@@ -17,13 +17,16 @@ describe("annotate, undo and a fresh annotation (server actions + queries)", () 
     const { listAnnotationHistory, listAnnotations, getStudyMeta } = await import("@/db/queries/study");
     expect(await importExampleStudy()).toEqual({ ok: true, data: { collection: "shop-api" } });
     const db = getDb();
-    expect(getStudyMeta(db, "shop-api")).toMatchObject({ labelConvention: "annotated", origin: "example" });
-    const label = () =>
-      listAnnotations(db, "shop-api", "q01").find(
+    expect(await getStudyMeta(db, "shop-api")).toMatchObject({
+      labelConvention: "annotated",
+      origin: "example",
+    });
+    const label = async () =>
+      (await listAnnotations(db, "shop-api", "q01")).find(
         (a) => a.memoryId === "bug-double-fulfilment-webhook-retry",
       );
-    expect(label()).toMatchObject({ relevance: 1, source: "example" });
-    const before = listAnnotationHistory(db, "shop-api", "q01").length;
+    expect(await label()).toMatchObject({ relevance: 1, source: "example" });
+    const before = (await listAnnotationHistory(db, "shop-api", "q01")).length;
 
     expect(
       await annotate({
@@ -33,8 +36,8 @@ describe("annotate, undo and a fresh annotation (server actions + queries)", () 
         relevant: false,
       }),
     ).toEqual({ ok: true, data: null });
-    expect(label()).toMatchObject({ relevance: 0, source: "human" });
-    const history = listAnnotationHistory(db, "shop-api", "q01");
+    expect(await label()).toMatchObject({ relevance: 0, source: "human" });
+    const history = await listAnnotationHistory(db, "shop-api", "q01");
     expect(history).toHaveLength(before + 1);
     expect(history[0]).toMatchObject({
       memoryId: "bug-double-fulfilment-webhook-retry",
@@ -48,8 +51,11 @@ describe("annotate, undo and a fresh annotation (server actions + queries)", () 
       ok: true,
       data: { memoryId: "bug-double-fulfilment-webhook-retry", restored: 1 },
     });
-    expect(label()).toMatchObject({ relevance: 1, source: "example" });
-    expect(listAnnotationHistory(db, "shop-api", "q01")[0]).toMatchObject({ source: "undo", relevance: 1 });
+    expect(await label()).toMatchObject({ relevance: 1, source: "example" });
+    expect((await listAnnotationHistory(db, "shop-api", "q01"))[0]).toMatchObject({
+      source: "undo",
+      relevance: 1,
+    });
 
     // importing the example again opens it: a person's labels are never overwritten
     await annotate({
@@ -60,7 +66,7 @@ describe("annotate, undo and a fresh annotation (server actions + queries)", () 
     });
     expect(await importExampleStudy()).toEqual({ ok: true, data: { collection: "shop-api" } });
     expect(
-      listAnnotations(db, "shop-api", "q02").find((a) => a.memoryId === "preference-config-module"),
+      (await listAnnotations(db, "shop-api", "q02")).find((a) => a.memoryId === "preference-config-module"),
     ).toMatchObject({ relevance: 1, source: "human" });
   });
 
@@ -81,9 +87,9 @@ describe("annotate, undo and a fresh annotation (server actions + queries)", () 
     const r = await startExperiment(null, f);
     if (!r?.ok) throw new Error(`not started: ${JSON.stringify(r)}`);
     const deadline = Date.now() + 10_000;
-    while (getExperiment(getDb(), r.data.id)?.status !== "done" && Date.now() < deadline)
+    while ((await getExperiment(getDb(), r.data.id))?.status !== "done" && Date.now() < deadline)
       await new Promise((res) => setTimeout(res, 20));
-    expect(getExperiment(getDb(), r.data.id)).toMatchObject({
+    expect(await getExperiment(getDb(), r.data.id)).toMatchObject({
       label: "BM25 · auto · top 3 · depth 100",
       status: "done",
       config: { kind: "bm25", poolSize: 100, depth: 100 },
@@ -97,27 +103,30 @@ describe("annotate, undo and a fresh annotation (server actions + queries)", () 
       "@/db/queries/study"
     );
     const db = getDb();
-    const history = listAnnotationHistory(db, "shop-api", "q03").length;
+    const history = (await listAnnotationHistory(db, "shop-api", "q03")).length;
     const r = await startFreshAnnotation({ collection: "shop-api" });
     expect(r).toMatchObject({ ok: true, data: { queries: 20 } });
-    expect(listAnnotations(db, "shop-api")).toEqual([]);
-    expect(listStudyQueries(db, "shop-api").filter((q) => q.labelled)).toEqual([]);
-    expect(getQrels(db, "shop-api").size).toBe(0);
-    expect(getStudyMeta(db, "shop-api")).toMatchObject({ origin: "human", labelConvention: "annotated" });
+    expect(await listAnnotations(db, "shop-api")).toEqual([]);
+    expect((await listStudyQueries(db, "shop-api")).filter((q) => q.labelled)).toEqual([]);
+    expect((await getQrels(db, "shop-api")).size).toBe(0);
+    expect(await getStudyMeta(db, "shop-api")).toMatchObject({
+      origin: "human",
+      labelConvention: "annotated",
+    });
     // one entry per query, not one per label cleared
-    expect(listAnnotationHistory(db, "shop-api", "q03").length).toBe(history + 1);
-    expect(listAnnotationHistory(db, "shop-api", "q03")[0]).toMatchObject({
+    expect((await listAnnotationHistory(db, "shop-api", "q03")).length).toBe(history + 1);
+    expect((await listAnnotationHistory(db, "shop-api", "q03"))[0]).toMatchObject({
       source: "fresh",
       memoryId: null,
     });
     // undo brings the query's labels back in one step, and says how many
-    const cleared = listAnnotationHistory(db, "shop-api", "q03")[0].cleared?.labels.length;
+    const cleared = (await listAnnotationHistory(db, "shop-api", "q03"))[0].cleared?.labels.length;
     expect(await undoAnnotation({ collection: "shop-api", queryId: "q03" })).toEqual({
       ok: true,
       data: { memoryId: null, restored: cleared },
     });
-    expect(listAnnotations(db, "shop-api", "q03")).toHaveLength(cleared ?? -1);
-    expect(listStudyQueries(db, "shop-api").find((q) => q.queryId === "q03")?.labelled).toBe(true);
+    expect(await listAnnotations(db, "shop-api", "q03")).toHaveLength(cleared ?? -1);
+    expect((await listStudyQueries(db, "shop-api")).find((q) => q.queryId === "q03")?.labelled).toBe(true);
 
     expect(await undoAnnotation({ collection: "nope", queryId: "q01" })).toMatchObject({
       ok: false,

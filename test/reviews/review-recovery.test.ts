@@ -11,16 +11,16 @@ import { recoverJobs } from "@/lib/jobs/recover";
 import { claimJob, enqueueJob } from "@/lib/jobs/runner";
 import { tempDb } from "@/lib/testing/fixtures";
 
-it("a dead review's job is interrupted with why, listed and shown live as such; a stored review is not listed", () => {
+it("a dead review's job is interrupted with why, listed and shown live as such; a stored review is not listed", async () => {
   const { db } = tempDb();
-  enqueueJob(db, { id: "rev_00000000aa", kind: "review", total: 5 });
-  claimJob(db, { id: "rev_00000000aa", kind: "review" });
+  await enqueueJob(db, { id: "rev_00000000aa", kind: "review", total: 5 });
+  await claimJob(db, { id: "rev_00000000aa", kind: "review" });
   const dead = spawnSync("true").pid ?? 999_999;
   db.update(jobs).set({ ownerPid: dead, done: 2 }).where(eq(jobs.id, "rev_00000000aa")).run();
   // a finished review: its job done and its row stored
-  enqueueJob(db, { id: "rev_00000000bb", kind: "review", total: 1 });
+  await enqueueJob(db, { id: "rev_00000000bb", kind: "review", total: 1 });
   db.update(jobs).set({ status: "done" }).where(eq(jobs.id, "rev_00000000bb")).run();
-  insertReview(db, {
+  await insertReview(db, {
     id: "rev_00000000bb",
     title: "stored",
     verdict: "pass",
@@ -31,23 +31,27 @@ it("a dead review's job is interrupted with why, listed and shown live as such; 
     diff: "",
     record: { context: {}, samples: [], warnings: [], calls: [] },
   });
-  expect(getReviewLive(db, "rev_00000000aa")).toMatchObject({ kind: "review", status: "running", done: 2 });
+  expect(await getReviewLive(db, "rev_00000000aa")).toMatchObject({
+    kind: "review",
+    status: "running",
+    done: 2,
+  });
 
-  expect(recoverJobs(db)).toBe(1);
-  const job = getJob(db, { id: "rev_00000000aa" });
+  expect(await recoverJobs(db)).toBe(1);
+  const job = await getJob(db, { id: "rev_00000000aa" });
   expect(job).toMatchObject({ status: "interrupted", ownerToken: null });
   expect(job?.error).toContain(`The process working it (process ${dead} on`);
-  expect(getReviewLive(db, "rev_00000000aa")).toMatchObject({
+  expect(await getReviewLive(db, "rev_00000000aa")).toMatchObject({
     status: "interrupted",
     done: 2,
     total: 5,
     stored: false,
     error: job?.error,
   });
-  expect(listUnstoredReviewJobs(db).map((j) => [j.id, j.status])).toEqual([
+  expect((await listUnstoredReviewJobs(db)).map((j) => [j.id, j.status])).toEqual([
     ["rev_00000000aa", "interrupted"],
   ]);
-  expect(getReviewLive(db, "rev_00000000bb")).toMatchObject({ status: "done", stored: true, done: 0 });
+  expect(await getReviewLive(db, "rev_00000000bb")).toMatchObject({ status: "done", stored: true, done: 0 });
   // a run's id is not a review's
-  expect(getReviewLive(db, "run_20260101_deadbeef")).toBeUndefined();
+  expect(await getReviewLive(db, "run_20260101_deadbeef")).toBeUndefined();
 });

@@ -67,16 +67,17 @@ describe("an endpoint's key variable is an allow-list", () => {
     });
   });
 
-  it("the store refuses to write one", () => {
+  it("the store refuses to write one", async () => {
     const db = createDb(":memory:");
-    expect(() =>
-      writeSettings(db, { ...defaultSettings, endpoints: [endpoint("OPENAI_API_KEY") as never] }),
-    ).toThrow(/JURY_EVIL_API_KEY/);
+    await expect(
+      (async () =>
+        writeSettings(db, { ...defaultSettings, endpoints: [endpoint("OPENAI_API_KEY") as never] }))(),
+    ).rejects.toThrow(/JURY_EVIL_API_KEY/);
   });
 });
 
 describe("settings stored by an older version", () => {
-  it("stay readable; a key variable no longer allowed is reported and never read", () => {
+  it("stay readable; a key variable no longer allowed is reported and never read", async () => {
     const db = createDb(":memory:");
     db.insert(settingsTable)
       .values({
@@ -91,7 +92,7 @@ describe("settings stored by an older version", () => {
         },
       })
       .run();
-    const { settings, problems } = readStoredSettings(db);
+    const { settings, problems } = await readStoredSettings(db);
     // the rest of the row loads
     expect(settings.judging.samples).toBe(5);
     expect(settings.endpoints.map((e) => e.name)).toEqual(["ollama", "plain"]);
@@ -104,7 +105,7 @@ describe("settings stored by an older version", () => {
     expect(() => getModel("ollama:x", { settings, env: { OLLAMA_AUTH: "old-secret-value" } })).toThrow(
       /needs JURY_OLLAMA_API_KEY/,
     );
-    expect(readSettings(db)).toEqual(settings);
+    expect(await readSettings(db)).toEqual(settings);
   });
 });
 
@@ -134,6 +135,6 @@ describe("the dashboard's settings action", () => {
       });
     }
     const { getDb } = await import("@/db/client");
-    expect(readSettings(getDb()).endpoints).toEqual([]);
+    expect((await readSettings(getDb())).endpoints).toEqual([]);
   });
 });

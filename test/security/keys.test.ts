@@ -70,12 +70,12 @@ afterAll(async () => {
   await echoing.close();
 });
 
-function setup(endpoint: { name: string; baseUrl: string; apiKeyEnv: string }) {
+async function setup(endpoint: { name: string; baseUrl: string; apiKeyEnv: string }) {
   const dir = tempDir();
   const dbFile = path.join(dir, "jury.db");
   const log = path.join(dir, "hook.log");
   const db = createDb(dbFile);
-  writeSettings(db, {
+  await writeSettings(db, {
     ...defaultSettings,
     endpoints: [{ ...endpoint, enabled: true, models: ["m"] }],
     judging: { ...defaultSettings.judging, maxRetries: 0 },
@@ -98,7 +98,7 @@ function expectNowhere(dir: string, key: string, outputs: JuryResult[]) {
 
 it("an API key never reaches the database, the logs or the output, even when a provider echoes it in an error", async () => {
   // JURY_OLLAMA_API_KEY: a custom endpoint's own variable, covered by the secret list by that name
-  const { dir, dbFile, log } = setup({
+  const { dir, dbFile, log } = await setup({
     name: "ollama",
     baseUrl: failing.baseURL,
     apiKeyEnv: "JURY_OLLAMA_API_KEY",
@@ -142,7 +142,7 @@ it("an API key never reaches the database, the logs or the output, even when a p
 });
 
 it("a key echoed in a judge's successful answer is redacted from the stored raw text, reasoning and output", async () => {
-  const { dir, dbFile, log } = setup({
+  const { dir, dbFile, log } = await setup({
     name: "echo",
     baseUrl: echoing.baseURL,
     apiKeyEnv: "JURY_ECHO_API_KEY",

@@ -36,7 +36,7 @@ it("a 1 MB judge reply is the sample's error naming the cap; the database grows 
 
   expect(await executeRun(db, runId, { settings, registry })).toBe("done_with_failures"); // every sample is the cap error
 
-  const llm = getRunSamples(db, { runId }).filter((s) => s.judge === "local:a");
+  const llm = (await getRunSamples(db, { runId })).filter((s) => s.judge === "local:a");
   expect(llm).toHaveLength(2); // helpful and brief; "short" is deterministic
   // each asked once: a reply too large is not retried
   expect(server.requests.length - requestsBefore).toBe(2);

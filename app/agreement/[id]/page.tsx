@@ -22,9 +22,9 @@ export default async function AgreementDetailPage({ params }: Props) {
   const { id } = await params;
   if (!agreementIdSchema.safeParse(id).success) notFound();
   const db = getDb();
-  const setRow = getAgreementSet(db, id);
+  const setRow = await getAgreementSet(db, id);
   if (setRow) {
-    const stored = storedReport(db, id);
+    const stored = await storedReport(db, id);
     const set = stored?.kind === "set" ? stored.report : undefined;
     const files = Array.isArray(setRow.options.files)
       ? (setRow.options.files as { role: string; name: string }[])
@@ -71,16 +71,16 @@ export default async function AgreementDetailPage({ params }: Props) {
           <SetReportView r={set} />
         ) : (
           <Card title="Computing the report">
-            <AgreementJobProgress jobId={ensureReportJob(db, id)} what="Computing the report" />
+            <AgreementJobProgress jobId={await ensureReportJob(db, id)} what="Computing the report" />
           </Card>
         )}
       </div>
     );
   }
-  const run = showRunAgreement(db, id);
+  const run = await showRunAgreement(db, id);
   if (!run) notFound();
-  const settings = readSettings(db);
-  const options = getRunById(db, { id })?.options;
+  const settings = await readSettings(db);
+  const options = (await getRunById(db, { id }))?.options;
   const criterionJudges = (options as { criterionJudges?: Record<string, string[]> } | undefined)
     ?.criterionJudges;
   const defaults: PanelDefaults = {

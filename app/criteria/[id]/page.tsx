@@ -21,7 +21,7 @@ export default async function CriterionPage({ params }: { params: Promise<{ id: 
   if (!ID.test(id)) notFound();
   const def = loadProjectCriteria().criteria.get(id);
   if (!def) notFound();
-  const settings = readSettings(getDb());
+  const settings = await readSettings(getDb());
   const [lo, hi] = def.scoring.scale;
   const facts: [string, ReactNode][] = [
     ["Type", def.type === "llm" ? "LLM (judged by models)" : "deterministic (code)"],

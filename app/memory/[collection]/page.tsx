@@ -13,6 +13,7 @@ import { countMemories } from "@/db/queries/memories";
 import { getExperimentLive } from "@/db/queries/progress";
 import type { Experiment } from "@/lib/domain";
 import { errorMessage } from "@/lib/errors";
+import type { LiveProgress } from "@/lib/jobs/live";
 import { annotationProgress } from "@/lib/memory/annotation-progress";
 import { hookReadsNote } from "@/lib/memory/collection";
 import type { ExperimentConfig } from "@/lib/memory/experiment";
@@ -36,21 +37,22 @@ export default async function StudyPage({ params, searchParams }: Props) {
   const sp = await searchParams;
   if (!collectionSchema.safeParse(collection).success) notFound();
   const db = getDb();
-  const memories = countMemories(db, collection);
+  const memories = await countMemories(db, collection);
   if (memories === 0) notFound();
-  const settings = readSettings(db);
-  const progress = annotationProgress(db, collection);
-  const report = studyReport(db, collection, settings.prices);
+  const settings = await readSettings(db);
+  const progress = await annotationProgress(db, collection);
+  const report = await studyReport(db, collection, settings.prices);
   const { labels } = report;
   const queries = progress.queries;
   const experiments = report.experiments.map((r) => r.experiment);
   const rows = metricsRows(report, settings);
   const charts = tradeoff(rows);
   const qrelsStudy = labels.convention === "qrels";
+  const live = await liveExperiments(db, experiments);
 
   return (
     <div className="space-y-4">
-      <ExperimentsProgress items={liveExperiments(db, experiments)} />
+      <ExperimentsProgress items={live} />
       <StudyHeader
         collection={collection}
         memories={memories}
@@ -89,13 +91,14 @@ export default async function StudyPage({ params, searchParams }: Props) {
 }
 
 /** The experiments running or queued, each with its progress as the page draws it. */
-function liveExperiments(db: Db, experiments: Experiment[]) {
-  return experiments
-    .filter((e) => e.status === "running" || e.status === "queued")
-    .flatMap((e) => {
-      const initial = getExperimentLive(db, e.id);
-      return initial ? [{ id: e.id, label: e.label, initial }] : [];
-    });
+async function liveExperiments(db: Db, experiments: Experiment[]) {
+  const out: { id: string; label: string; initial: LiveProgress }[] = [];
+  for (const e of experiments) {
+    if (e.status !== "running" && e.status !== "queued") continue;
+    const initial = await getExperimentLive(db, e.id);
+    if (initial) out.push({ id: e.id, label: e.label, initial });
+  }
+  return out;
 }
 
 /** A row of the results table per configuration: its figures, whether it is best, how to promote it. */

@@ -26,7 +26,7 @@ export default async function ReviewPage({ params }: Props) {
   await connection();
   const { id } = await params;
   if (!/^rev_[0-9a-f]{10}$/.test(id)) notFound();
-  const review = getReview(getDb(), id);
+  const review = await getReview(getDb(), id);
   if (!review) notFound();
   const { record } = review;
   const j = record.judgment as StoredJudgment | null;

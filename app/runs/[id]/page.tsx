@@ -29,7 +29,7 @@ export default async function RunPage({ params, searchParams }: Props) {
   await connection();
   const { id } = await params;
   if (!runIdSchema.safeParse(id).success) notFound();
-  const data = loadRunPage(getDb(), id, await searchParams);
+  const data = await loadRunPage(getDb(), id, await searchParams);
   if (!data) notFound();
   const { run, coverage, unpriced, live } = data;
   // one colour per judge for every chart of the page (the rule is in components/charts/colors.ts)

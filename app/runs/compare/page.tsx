@@ -28,20 +28,22 @@ export default async function ComparePage({ searchParams }: Props) {
   await connection();
   const { a, b } = await searchParams;
   const db = getDb();
-  const runs = listRuns(db);
+  const runs = await listRuns(db);
   const ra = runs.find((r) => r.id === a);
   const rb = runs.find((r) => r.id === b);
   const out =
-    ra && rb ? compareRuns(getRunResults(db, { runId: ra.id }), getRunResults(db, { runId: rb.id })) : null;
+    ra && rb
+      ? compareRuns(await getRunResults(db, { runId: ra.id }), await getRunResults(db, { runId: rb.id }))
+      : null;
   const config =
     ra && rb
       ? compareConfigs(
-          { run: ra, cases: getRunCases(db, { runId: ra.id }) },
-          { run: rb, cases: getRunCases(db, { runId: rb.id }) },
+          { run: ra, cases: await getRunCases(db, { runId: ra.id }) },
+          { run: rb, cases: await getRunCases(db, { runId: rb.id }) },
         )
       : [];
   const differing = config.filter((r) => r.differs).length;
-  const spreads = ra && rb ? { a: loadScoreSpreads(db, ra), b: loadScoreSpreads(db, rb) } : null;
+  const spreads = ra && rb ? { a: await loadScoreSpreads(db, ra), b: await loadScoreSpreads(db, rb) } : null;
   // both panels' judges resolved together: one judge, one colour, on both sides
   const colors = judgeColors([...(ra?.options.judges ?? []), ...(rb?.options.judges ?? [])]);
   const select = (name: string, value?: string) => (

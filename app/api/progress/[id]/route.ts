@@ -16,10 +16,10 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   const cursor = /^\d{1,15}$/.test(cursorParam) ? Number(cursorParam) : 0;
   const db = getDb();
   const live =
-    getRunLive(db, id, cursor) ??
-    getExperimentLive(db, id) ??
-    getReviewLive(db, id) ??
-    getAgreementJobLive(db, id);
+    (await getRunLive(db, id, cursor)) ??
+    (await getExperimentLive(db, id)) ??
+    (await getReviewLive(db, id)) ??
+    (await getAgreementJobLive(db, id));
   if (!live) return Response.json({ error: `no run, experiment, review or import ${id}` }, { status: 404 });
   return Response.json(live, { headers: { "cache-control": "no-store" } });
 }

@@ -22,7 +22,7 @@ export default async function AnnotatePage({ params, searchParams }: Props) {
   const collection = decodeURIComponent((await params).collection);
   if (!collectionSchema.safeParse(collection).success) notFound();
   const db = getDb();
-  const progress = annotationProgress(db, collection);
+  const progress = await annotationProgress(db, collection);
   if (progress.queries.length === 0) notFound();
   const { q } = await searchParams;
   const idx = Math.max(
@@ -30,8 +30,9 @@ export default async function AnnotatePage({ params, searchParams }: Props) {
     progress.queries.findIndex((x) => x.queryId === q),
   );
   const query = progress.queries[idx];
-  const judged = new Map(listAnnotations(db, collection, query.queryId).map((a) => [a.memoryId, a]));
-  const items = getMemories(db, collection, pooledMemoryIds(db, collection, query.queryId)).map((m) => {
+  const judged = new Map((await listAnnotations(db, collection, query.queryId)).map((a) => [a.memoryId, a]));
+  const pooled = await pooledMemoryIds(db, collection, query.queryId);
+  const items = (await getMemories(db, collection, pooled)).map((m) => {
     const a = judged.get(m.memoryId);
     return {
       ...m,
@@ -40,13 +41,13 @@ export default async function AnnotatePage({ params, searchParams }: Props) {
       labelledAt: a ? a.updatedAt.toISOString() : null,
     };
   });
-  const entries = listAnnotationHistory(db, collection, query.queryId, 50);
+  const entries = await listAnnotationHistory(db, collection, query.queryId, 50);
   // every memory the history names gets its title, pooled or not
   const titles = new Map(items.map((m) => [m.memoryId, m.title]));
   const unpooled = [
     ...new Set(entries.flatMap((h) => (h.memoryId && !titles.has(h.memoryId) ? [h.memoryId] : []))),
   ];
-  for (const m of getMemories(db, collection, unpooled)) titles.set(m.memoryId, m.title);
+  for (const m of await getMemories(db, collection, unpooled)) titles.set(m.memoryId, m.title);
   const history = entries.map((h) => ({
     id: h.id,
     memoryId: h.memoryId,
@@ -59,7 +60,8 @@ export default async function AnnotatePage({ params, searchParams }: Props) {
       : null,
     at: h.at.toISOString(),
   }));
-  const undoable = undoableChange(db, collection, query.queryId);
+  const undoable = await undoableChange(db, collection, query.queryId);
+  const historyTotal = await countAnnotationHistory(db, collection, query.queryId);
   const href = (i: number) =>
     `/memory/${encodeURIComponent(collection)}/annotate?q=${encodeURIComponent(progress.queries[i].queryId)}`;
   const next = idx + 1 < progress.queries.length ? href(idx + 1) : undefined;
@@ -117,7 +119,7 @@ export default async function AnnotatePage({ params, searchParams }: Props) {
           items={items}
           nextHref={next}
           history={history}
-          historyTotal={countAnnotationHistory(db, collection, query.queryId)}
+          historyTotal={historyTotal}
           undoable={
             undoable
               ? {

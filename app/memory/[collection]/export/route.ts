@@ -44,7 +44,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ coll
   } else return bad(`what: must be labels, metrics or qrels, got "${what}"`);
   try {
     const db = getDb();
-    const out = exportStudy(db, collection, spec, readSettings(db).prices);
+    const out = await exportStudy(db, collection, spec, (await readSettings(db)).prices);
     return downloadResponse(out);
   } catch (err) {
     if (isJuryError(err) && err.code === "not_found:collection")

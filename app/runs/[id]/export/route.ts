@@ -17,7 +17,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   if (!(exportFormats as readonly string[]).includes(format))
     return Response.json({ error: `format must be csv or json, got "${format}"` }, { status: 400 });
   try {
-    const out = exportRun(getDb(), id, format as ExportFormat);
+    const out = await exportRun(getDb(), id, format as ExportFormat);
     return downloadResponse(out);
   } catch (err) {
     if (isJuryError(err) && err.code === "not_found:run")

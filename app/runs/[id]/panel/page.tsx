@@ -29,10 +29,10 @@ export default async function PanelPage({ params, searchParams }: Props) {
   const m = typeof raw === "string" ? Number(raw) : Number.NaN;
   const margin = Number.isFinite(m) && m >= 0 && m <= 0.5 ? m : DEFAULT_MARGIN;
   const db = getDb();
-  const settings = readSettings(db);
-  let report: ReturnType<typeof optimizeRun>;
+  const settings = await readSettings(db);
+  let report: Awaited<ReturnType<typeof optimizeRun>>;
   try {
-    report = optimizeRun(db, id, { prices: settings.prices, margin });
+    report = await optimizeRun(db, id, { prices: settings.prices, margin });
   } catch {
     notFound();
   }

@@ -66,7 +66,7 @@ export default async function CallInspectorPage({ params }: Props) {
   await connection();
   const { id, sampleId } = await params;
   if (!runIdSchema.safeParse(id).success || !/^\d{1,12}$/.test(sampleId)) notFound();
-  const x = inspectSample(getDb(), id, Number(sampleId), loadProjectCriteria());
+  const x = await inspectSample(getDb(), id, Number(sampleId), loadProjectCriteria());
   if (!x) notFound();
   const s = x.sample;
   const back = `/runs/${x.run.id}?case=${encodeURIComponent(x.caseId)}&criterion=${encodeURIComponent(x.criterionId)}#cell`;
