@@ -185,7 +185,10 @@ export async function exportRunCommand({ db, positionals }: MemoryContext): Prom
   const e = await getExperiment(db, id);
   if (!e) throw new JuryError("usage", `No experiment "${id}"`);
   process.stdout.write(
-    writeRun(runOf(await getExperimentResults(db, id), e.config.kind === "bm25" ? "candidates" : "retrieved"), id),
+    writeRun(
+      runOf(await getExperimentResults(db, id), e.config.kind === "bm25" ? "candidates" : "retrieved"),
+      id,
+    ),
   );
   return 0;
 }

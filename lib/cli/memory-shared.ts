@@ -2,7 +2,12 @@
 import type { Db } from "@/db/client";
 import { readEnv } from "../env/registry";
 import { JuryError } from "../errors";
-import { COLLECTION_NAME, projectName, type ResolvedCollection, resolveCollection } from "../memory/collection";
+import {
+  COLLECTION_NAME,
+  projectName,
+  type ResolvedCollection,
+  resolveCollection,
+} from "../memory/collection";
 import type { MemoryValues } from "./memory-options";
 
 /**

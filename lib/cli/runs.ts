@@ -129,7 +129,10 @@ export async function showRun(db: Db, id: string) {
   const cases = await q.getRunCases(db, { runId: id });
   const results = await q.getRunResults(db, { runId: id });
   const progress = await q.getRunProgress(db, { runId: id });
-  const panel: CriterionPanelStats[] = panelStats(await q.getRunSamples(db, { runId: id }), run.options.judges);
+  const panel: CriterionPanelStats[] = panelStats(
+    await q.getRunSamples(db, { runId: id }),
+    run.options.judges,
+  );
   return {
     run: {
       id: run.id,
