@@ -19,7 +19,7 @@ import fs from "node:fs";
 import { Session } from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
-import { createDb, type Db } from "@/db/client";
+import { createDb, type SqliteDb } from "@/db/client";
 import { type MemoryInput, upsertMemories } from "@/db/queries/memories";
 import { type RetrievalMode, type RetrievalTrace, retrieveCandidates } from "@/lib/memory/candidates";
 import { mulberry32 } from "@/lib/stats/bootstrap";
@@ -64,7 +64,7 @@ const phrase = (n: number) => Array.from({ length: n }, pick).join(" ");
 const categories = ["decision", "constraint", "procedure", "bug", "preference"];
 
 /** Generates and inserts n memories 5,000 at a time (the draws are those of one big array). */
-function insertMemories(db: Db, n: number): number {
+function insertMemories(db: SqliteDb, n: number): number {
   const t0 = performance.now();
   for (let i = 0; i < n; i += 5000) {
     const chunk: MemoryInput[] = [];
@@ -144,7 +144,7 @@ const meanOf = (xs: (number | undefined)[]) => {
 };
 
 /** Each query runs the shipped retrieval, then (search mode) the exact one, then the old query. */
-function measureMode(db: Db, mode: RetrievalMode, prompts: string[], withBefore: boolean): ModeFigures {
+function measureMode(db: SqliteDb, mode: RetrievalMode, prompts: string[], withBefore: boolean): ModeFigures {
   const after = clocked();
   const exact = clocked();
   const before = clocked();
@@ -207,7 +207,7 @@ function measureMode(db: Db, mode: RetrievalMode, prompts: string[], withBefore:
 
 /** Where the old query's time went: each step adds one part of it; medians over the same queries. */
 function oldQuerySteps(
-  db: Db,
+  db: SqliteDb,
   mode: RetrievalMode,
   prompts: string[],
 ): { step: string; median_ms: number }[] {
@@ -270,7 +270,7 @@ function oldQuerySteps(
 }
 
 /** Bytes per part of the file (SQLite's dbstat), after a checkpoint. */
-function sizes(db: Db, file: string) {
+function sizes(db: SqliteDb, file: string) {
   db.$client.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   const rows = db.$client.prepare("select name, sum(pgsize) as bytes from dbstat group by name").all() as {
     name: string;
@@ -320,7 +320,7 @@ async function profiled<T>(file: string | undefined, run: () => T): Promise<{ va
 const results: Record<string, unknown> = {};
 const loadAtStart = os.loadavg()[0];
 progress("memory bench: quality on the example study and beir-synthetic…");
-const quality: QualityRow[] = retrievalQuality();
+const quality: QualityRow[] = await retrievalQuality();
 results.quality = quality;
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "jury-membench-"));

@@ -100,7 +100,7 @@ async function quality(): Promise<QualityRow[]> {
     const sqlite = await freshStore("sqlite");
     const pg = await freshStore("pg");
     try {
-      set.load(sqlite.db);
+      await set.load(sqlite.db);
       await copyCollectionToPg(sqlite.db, pg.db, set.collection);
       const qrels = getQrels(sqlite.db, set.collection);
       for (const mode of set.modes)

@@ -15,7 +15,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createDb, type Db } from "@/db/client";
+import { createDb, type SqliteDb } from "@/db/client";
 import { countMemories } from "@/db/queries/memories";
 import { getQrels, listStudyQueries } from "@/db/queries/study";
 import { POSTINGS_BUDGETS, type RetrievalMode, retrieveCandidates } from "@/lib/memory/candidates";
@@ -39,7 +39,7 @@ export type QualityRow = {
 };
 
 type Retriever = (
-  db: Db,
+  db: SqliteDb,
   collection: string,
   prompt: string,
   mode: RetrievalMode,
@@ -57,7 +57,7 @@ const after =
 const scaledPrune = (mode: RetrievalMode, memories: number) =>
   Math.round(POSTINGS_BUDGETS[mode === "auto" ? "head" : "full"].pruneShare * memories);
 
-function runOf(db: Db, collection: string, mode: RetrievalMode, depth: number, r: Retriever): Run {
+function runOf(db: SqliteDb, collection: string, mode: RetrievalMode, depth: number, r: Retriever): Run {
   const run: Run = new Map();
   for (const q of listStudyQueries(db, collection))
     run.set(
@@ -107,25 +107,25 @@ function compare(
   };
 }
 
-export function retrievalQuality(): QualityRow[] {
+export async function retrievalQuality(): Promise<QualityRow[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "jury-quality-"));
   const rows: QualityRow[] = [];
   const sets = [
     {
       collection: "study",
-      load: (db: Db) => importStudyFolder(db, path.resolve("examples/memory-study"), "study"),
+      load: (db: SqliteDb) => importStudyFolder(db, path.resolve("examples/memory-study"), "study"),
       modes: ["auto", "search"] as const,
     },
     {
       collection: "beir-synthetic",
-      load: (db: Db) => importBeir(db, path.resolve("examples/beir-synthetic"), "beir-synthetic"),
+      load: (db: SqliteDb) => importBeir(db, path.resolve("examples/beir-synthetic"), "beir-synthetic"),
       modes: ["search"] as const,
     },
   ];
   try {
     for (const set of sets) {
       const db = createDb(path.join(dir, `${set.collection}.db`));
-      set.load(db);
+      await set.load(db);
       const qrels = getQrels(db, set.collection);
       const memories = countMemories(db, set.collection);
       for (const mode of set.modes) {

@@ -11,7 +11,7 @@
 // migrations 0000-0008 only (--migrations=DIR): the new functions then fail, the old ones are timed.
 import fs from "node:fs";
 import path from "node:path";
-import { createDb, type Db } from "@/db/client";
+import { createDb, type SqliteDb } from "@/db/client";
 import {
   getMedianLatencyByJudge,
   getProgressByRun,
@@ -37,7 +37,7 @@ const RUNS = 5; // finished ones; a sixth is left running, half done
 const PER_CASE = 21; // 2 judges × 2 LLM criteria × N=5, and one deterministic check
 
 /** The queries as they were before issue 15: every sample of every run, each time. */
-function legacyProgressByRun(db: Db) {
+function legacyProgressByRun(db: SqliteDb) {
   const rows = db.$client
     .prepare(
       `select t.run_id as runId,
@@ -50,7 +50,7 @@ function legacyProgressByRun(db: Db) {
   return new Map(rows.map((r) => [r.runId, r]));
 }
 
-function legacyMedianLatencyByJudge(db: Db): Record<string, number> {
+function legacyMedianLatencyByJudge(db: SqliteDb): Record<string, number> {
   const rows = db.$client
     .prepare(
       "select judge, latency_ms as ms from samples where cached = 0 and error is null and judge != 'deterministic' order by judge, latency_ms",
@@ -62,7 +62,7 @@ function legacyMedianLatencyByJudge(db: Db): Record<string, number> {
 }
 
 /** Answers a run's pending tasks (the first `share` of them) as a judge would: 2% fail, 10% cached. */
-function answer(db: Db, runId: string, share = 1, seed = 1) {
+function answer(db: SqliteDb, runId: string, share = 1, seed = 1) {
   let x = seed;
   const rand = () => {
     x = (x * 1103515245 + 12345) % 2147483648;

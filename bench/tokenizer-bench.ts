@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createDb, type Db } from "@/db/client";
+import { createDb, type SqliteDb } from "@/db/client";
 import { getQrels, listStudyQueries } from "@/db/queries/study";
 import { retrieveCandidates } from "@/lib/memory/candidates";
 import { importStudyFolder } from "@/lib/memory/import";
@@ -21,9 +21,9 @@ const POOL = 15;
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "jury-tokenizer-"));
 
-function studyDb(name: string, tokenizer?: string): Db {
+async function studyDb(name: string, tokenizer?: string): Promise<SqliteDb> {
   const db = createDb(path.join(dir, `${name}.db`));
-  importStudyFolder(db, STUDY, COLLECTION);
+  await importStudyFolder(db, STUDY, COLLECTION);
   if (tokenizer) {
     // the shipped indexes (full for search mode, head for auto mode), rebuilt with another
     // tokenizer (the sync triggers refer to them by name)
@@ -40,7 +40,7 @@ function studyDb(name: string, tokenizer?: string): Db {
   return db;
 }
 
-function runOf(db: Db, mode: "auto" | "search"): Run {
+function runOf(db: SqliteDb, mode: "auto" | "search"): Run {
   const run: Run = new Map();
   for (const q of listStudyQueries(db, COLLECTION)) {
     const { candidates } = retrieveCandidates(db, {
@@ -58,8 +58,8 @@ function runOf(db: Db, mode: "auto" | "search"): Run {
 }
 
 const sides = {
-  porter: studyDb("porter"),
-  plain: studyDb("plain", "unicode61 remove_diacritics 2"),
+  porter: await studyDb("porter"),
+  plain: await studyDb("plain", "unicode61 remove_diacritics 2"),
 };
 const qrels: Qrels = getQrels(sides.porter, COLLECTION);
 

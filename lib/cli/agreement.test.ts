@@ -124,10 +124,10 @@ describe("jury agreement import and show", () => {
 });
 
 describe("jury agreement label, undo and show on a run", () => {
-  it("labels verdicts, refuses a score off the scale, undoes, and shows the run's figures", () => {
+  it("labels verdicts, refuses a score off the scale, undoes, and shows the run's figures", async () => {
     const db = newDb();
     const handle = createDb(db);
-    const run = seedRun(handle);
+    const run = await seedRun(handle);
     handle.$client.close();
     const label = (...a: string[]) => jury(db, ["agreement", "label", run, ...a]);
     expect(label("c1", "helpful", "pass", "--score", "8", "--by", "ana").code).toBe(0);

@@ -587,9 +587,9 @@ export async function agreementCommand(argv: string[]): Promise<number> {
     default: {
       const { undoLastVerdictLabel } = await import("@/db/queries/labels");
       const { getRunById } = await import("@/db/queries/runs");
-      if (!getRunById(db, { id: positionals[0] }))
+      if (!(await getRunById(db, { id: positionals[0] })))
         throw new JuryError("not_found", `No run with id "${positionals[0]}"`);
-      const undone = undoLastVerdictLabel(db, positionals[0], { labeller: null });
+      const undone = await undoLastVerdictLabel(db, positionals[0], { labeller: null });
       process.stdout.write(
         undone
           ? `Undone: ${undone.caseId} × ${undone.criterionId} is back to ${undone.previousPassed === null ? "no label" : `${undone.previousPassed ? "pass" : "fail"}${undone.previousScore === null ? "" : ` (score ${undone.previousScore})`}`}.\n`
@@ -618,7 +618,7 @@ async function pairwise(
   process.once("SIGINT", stop);
   try {
     const tty = process.stderr.isTTY;
-    const r = await runPairwise(db, readSettings(db), suite, {
+    const r = await runPairwise(db, await readSettings(db), suite, {
       judges: values.judges as string[],
       bothOrders: values["one-order"] ? false : undefined,
       noCache: Boolean(values["no-cache"]),
@@ -640,7 +640,7 @@ const print = (x: unknown) => process.stdout.write(`${JSON.stringify(x, null, 2)
 async function listCommand(db: Db, asJson: boolean): Promise<number> {
   const { listAgreementSets } = await import("@/db/queries/agreement");
   const { listLabelledRuns } = await import("@/db/queries/labels");
-  const sets = listAgreementSets(db).map((x) => ({
+  const sets = (await listAgreementSets(db)).map((x) => ({
     id: x.id,
     kind: x.kind,
     name: x.name,
@@ -648,7 +648,7 @@ async function listCommand(db: Db, asJson: boolean): Promise<number> {
     judges: x.judges,
     created_at: x.createdAt.toISOString(),
   }));
-  const runs = listLabelledRuns(db).map((r) => ({
+  const runs = (await listLabelledRuns(db)).map((r) => ({
     run_id: r.runId,
     suite: r.suiteName,
     status: r.status,
@@ -703,12 +703,12 @@ async function labelCommand(db: Db, p: string[], values: Record<string, unknown>
   const score = (values.score as number | undefined) ?? null;
   const labeller = (values.by as string | undefined) ?? null;
   if (verdict === "clear" && score !== null) throw usage("--score goes with pass or fail, not clear");
-  checkLabelTarget(db, { runId, caseId, criterionId }, score);
+  await checkLabelTarget(db, { runId, caseId, criterionId }, score);
   const k = { runId, caseId, criterionId };
   const r =
     verdict === "clear"
-      ? removeVerdictLabel(db, k, { labeller })
-      : setVerdictLabel(db, k, { passed: verdict === "pass", score }, { labeller });
+      ? await removeVerdictLabel(db, k, { labeller })
+      : await setVerdictLabel(db, k, { passed: verdict === "pass", score }, { labeller });
   process.stdout.write(
     `${caseId} × ${criterionId}: ${verdict === "clear" ? "label removed" : `${verdict}${score === null ? "" : ` (score ${score})`}`}${r.changed ? "" : " (unchanged)"}.\n`,
   );
@@ -719,12 +719,12 @@ async function shufflesCommand(db: Db, a: string, b: string, asJson: boolean): P
   const { getExperiment, getExperimentResults } = await import("@/db/queries/experiments");
   const { shuffleConsistency } = await import("../agreement/shuffle");
   for (const id of [a, b])
-    if (!getExperiment(db, id))
+    if (!(await getExperiment(db, id)))
       throw new JuryError(
         "not_found",
         `No experiment with id "${id}" (jury memory experiments <collection> lists them)`,
       );
-  const r = shuffleConsistency(getExperimentResults(db, a), getExperimentResults(db, b));
+  const r = shuffleConsistency(await getExperimentResults(db, a), await getExperimentResults(db, b));
   if (asJson) {
     print({ a, b, ...r });
     return 0;

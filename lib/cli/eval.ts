@@ -108,19 +108,19 @@ export async function evalCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const db = getDb();
-  const settings = readSettings(db);
+  const settings = await readSettings(db);
   const registry = loadProjectCriteria();
   for (const e of registry.errors)
     process.stderr.write(`warning: criteria/${e.folder}: ${e.field}: ${e.message}\n`);
 
   let runId: string;
   if (values.resume) {
-    const run = getRunById(db, { id: values.resume });
+    const run = await getRunById(db, { id: values.resume });
     if (!run) throw new JuryError("usage", `No run with id "${values.resume}"`);
     // a resume calls the judges too: refuse before anything is spent
-    if (getRunProgress(db, { runId: run.id }).pending > 0)
+    if ((await getRunProgress(db, { runId: run.id })).pending > 0)
       assertJudgesReady(
-        [...new Set(getPendingTasks(db, { runId: run.id }).map((t) => t.judge))].filter(
+        [...new Set((await getPendingTasks(db, { runId: run.id })).map((t) => t.judge))].filter(
           (j) => j !== DETERMINISTIC_JUDGE,
         ),
         settings,
@@ -193,33 +193,39 @@ export async function evalCommand(argv: string[]): Promise<number> {
   // Ctrl-C or SIGTERM: calls in flight are aborted and the criteria worker is terminated, so the run
   // normally winds down (interrupted, resumable) in milliseconds. If something still holds it, or
   // the signal comes twice, it is marked interrupted and the process leaves at once.
-  const leaveNow = (signal: NodeJS.Signals) => {
-    if (getRunById(db, { id: runId })?.status === "running")
-      setRunStatus(db, {
-        id: runId,
-        status: "interrupted",
-        error: "Stopped before it finished; resume it.",
-        ownerPid: null,
-      });
-    if (!reported) process.stderr.write(`\nInterrupted. Resume with: jury eval --resume ${runId}\n`);
-    process.exit(signalExitCode(signal));
+  const leaveNow = async (signal: NodeJS.Signals) => {
+    try {
+      if ((await getRunById(db, { id: runId }))?.status === "running")
+        await setRunStatus(db, {
+          id: runId,
+          status: "interrupted",
+          error: "Stopped before it finished; resume it.",
+          ownerPid: null,
+        });
+    } finally {
+      if (!reported) process.stderr.write(`\nInterrupted. Resume with: jury eval --resume ${runId}\n`);
+      process.exit(signalExitCode(signal));
+    }
   };
   const stop = (signal: NodeJS.Signals) => {
-    if (stoppedBy) leaveNow(signal);
+    if (stoppedBy) {
+      void leaveNow(signal);
+      return;
+    }
     stoppedBy = signal;
     controller.abort(new Error(`interrupted by ${signal}`));
-    setTimeout(() => leaveNow(signal), STOP_DEADLINE_MS).unref();
+    setTimeout(() => void leaveNow(signal), STOP_DEADLINE_MS).unref();
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
-  const before = getRunProgress(db, { runId });
+  const before = await getRunProgress(db, { runId });
   process.stderr.write(`run ${runId}: ${before.pending} of ${before.total} tasks to do\n`);
-  const planned = getRunById(db, { id: runId })!.options;
+  const planned = (await getRunById(db, { id: runId }))!.options;
   // said when there is more to do than one call at a time: a one-call run has nothing to limit
   if (before.pending > 1 && planned.judges.length > 0)
     process.stderr.write(`${describeConcurrency(planned, settings.judging.perProviderConcurrency)}\n`);
   const bar = createProgressBar(before.pending, process.stderr, {
-    unpriced: Boolean(getRunById(db, { id: runId })?.options.unpriced?.length),
+    unpriced: Boolean((await getRunById(db, { id: runId }))?.options.unpriced?.length),
   });
   const lastBatchLine = new Map<string, string>();
   const status = await executeRun(db, runId, {
@@ -237,10 +243,10 @@ export async function evalCommand(argv: string[]): Promise<number> {
   process.off("SIGINT", stop);
   process.off("SIGTERM", stop);
 
-  const results = getRunResults(db, { runId });
-  const cases = getRunCases(db, { runId });
-  const run = getRunById(db, { id: runId })!;
-  const samples = getRunSamples(db, { runId });
+  const results = await getRunResults(db, { runId });
+  const cases = await getRunCases(db, { runId });
+  const run = (await getRunById(db, { id: runId }))!;
+  const samples = await getRunSamples(db, { runId });
   const coverage = runCoverage(run.options.judges, run.totalTasks, samples);
   const failures = groupFailures(samples);
   if (values.json) {
@@ -250,7 +256,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
       coverage,
       failures,
       ...(run.options.unpriced?.length ? { unpriced_judges: run.options.unpriced } : {}),
-      cost: runCost(getRunCost(db, { runId })),
+      cost: runCost(await getRunCost(db, { runId })),
       cases: cases.map((c) => ({
         case_id: c.caseId,
         name: c.name,
@@ -260,7 +266,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } else {
     printSummary(runId, status, cases, results, coverage, failures, samples, run.options.unpriced ?? []);
-    const cache = cacheText(runCost(getRunCost(db, { runId })));
+    const cache = cacheText(runCost(await getRunCost(db, { runId })));
     if (cache) process.stdout.write(`prompt cache: ${cache}\n`);
   }
   if (status === "interrupted") {

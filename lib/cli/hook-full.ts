@@ -4,7 +4,7 @@
 import type Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
-import type { Db } from "@/db/client";
+import type { SqliteDb } from "@/db/client";
 import * as schema from "@/db/schema";
 import { defaultMigrationsFolder, migrationsUpToDate, openSqlite } from "@/db/sqlite";
 
@@ -16,9 +16,16 @@ export { readSettings } from "../settings/store";
  * whose lock waits fit the budget (`busyTimeoutMs`). Migrations run only when some are pending (they
  * need the write lock; an up-to-date database is only read, so another writer does not hold it up).
  */
-export function openHookDb(file: string, opts: { sqlite?: Database.Database; busyTimeoutMs: number }): Db {
+export function openHookDb(
+  file: string,
+  opts: { sqlite?: Database.Database; busyTimeoutMs: number },
+): SqliteDb {
   const sqlite = opts.sqlite ?? openSqlite(file, { busyTimeoutMs: opts.busyTimeoutMs });
-  const db = drizzle(sqlite, { schema, casing: "snake_case" }) as Db;
+  // a store as db/client.ts's asSqliteDb makes one (not imported: db/client.ts would bring the pg client along)
+  const db: SqliteDb = Object.assign(drizzle(sqlite, { schema, casing: "snake_case" }), {
+    engine: "sqlite" as const,
+    tables: schema,
+  });
   const folder = defaultMigrationsFolder();
   if (!migrationsUpToDate(sqlite, folder)) migrate(db, { migrationsFolder: folder });
   return db;

@@ -35,7 +35,7 @@ async function store(): Promise<{ file: string; root: string; experiment: string
   ]);
   const file = path.join(root, "jury.db");
   const db = createDb(file);
-  importStudyFolder(db, study, "team-notes");
+  await importStudyFolder(db, study, "team-notes");
   upsertMemories(db, "shop-api", [
     {
       memoryId: "shop-timeout",
@@ -48,7 +48,7 @@ async function store(): Promise<{ file: string; root: string; experiment: string
   const experiment = await runExperiment(db, {
     collection: "team-notes",
     config: { kind: "bm25", mode: "auto", topK: 3, poolSize: 15, shuffle: false },
-    settings: readSettings(db),
+    settings: await readSettings(db),
   });
   db.$client.close();
   return { file, root, experiment };
@@ -78,8 +78,8 @@ describe("which collection the hook and jury memory read", () => {
     );
 
     const db = createDb(file);
-    promoteExperiment(db, experiment, { confirmed: ["not_best"] });
-    expect(readSettings(db).memoryJudge.collection).toBe("team-notes");
+    await promoteExperiment(db, experiment, { confirmed: ["not_best"] });
+    expect((await readSettings(db)).memoryJudge.collection).toBe("team-notes");
     db.$client.close();
 
     // the hook, with Claude Code's cwd: the promoted collection; in the project "shop-api", its own

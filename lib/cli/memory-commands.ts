@@ -23,8 +23,8 @@ export async function searchCommand({
   if (mode !== "auto" && mode !== "search")
     throw new JuryError("usage", `--mode must be auto or search, got "${values.mode}"`);
   const limit = values.limit === undefined ? undefined : wholeNumber("limit", values.limit, 1, 100);
-  requireCollection(db, collection, { resolved });
-  const settings = readSettings(db);
+  await requireCollection(db, collection, { resolved });
+  const settings = await readSettings(db);
   const r = await retrieveMemories({
     db,
     collection,
@@ -34,7 +34,7 @@ export async function searchCommand({
     judge: limit === undefined ? undefined : searchLimit(settings.memoryJudge, mode, limit),
   });
   const { logSearch, searchCandidates } = await import("./memory-log");
-  const logId = logSearch(db, { collection, query, mode, outcome: r });
+  const logId = await logSearch(db, { collection, query, mode, outcome: r });
   if (values.json)
     out({
       log_id: logId,
@@ -78,7 +78,7 @@ function searchLimit(
 /** `memory import <folder>`: JSON memory files. */
 export async function importCommand({ db, positionals, collection }: MemoryContext): Promise<number> {
   const { importMemoryFolder } = await import("../memory/import");
-  const n = importMemoryFolder(db, path.resolve(need(positionals[0], "a folder")), collection);
+  const n = await importMemoryFolder(db, path.resolve(need(positionals[0], "a folder")), collection);
   out(`Imported ${n} memories into "${collection}".`);
   return 0;
 }
@@ -92,7 +92,7 @@ export async function importBeirCommand({
 }: MemoryContext): Promise<number> {
   const { importBeir } = await import("../memory/import");
   const dir = path.resolve(need(positionals[0], "a folder"));
-  const r = importBeir(db, dir, collection, { split: values.split });
+  const r = await importBeir(db, dir, collection, { split: values.split });
   out(
     values.json
       ? r
@@ -120,7 +120,7 @@ export async function importStudyCommand({
   if (values.split !== undefined)
     throw new JuryError("usage", "--split is for import-beir, not import-study");
   const { importStudyFolder } = await import("../memory/import");
-  const r = importStudyFolder(db, path.resolve(need(positionals[0], "a folder")), collection);
+  const r = await importStudyFolder(db, path.resolve(need(positionals[0], "a folder")), collection);
   out(
     values.json
       ? r
@@ -146,7 +146,7 @@ const EXAMPLE_COLLECTION = "shop-api";
  */
 export async function importExampleCommand({ db, values }: MemoryContext): Promise<number> {
   const { getStudyMeta } = await import("../../db/queries/study");
-  if (getStudyMeta(db, EXAMPLE_COLLECTION)) {
+  if (await getStudyMeta(db, EXAMPLE_COLLECTION)) {
     out(
       values.json
         ? { collection: EXAMPLE_COLLECTION, imported: false }
@@ -157,7 +157,7 @@ export async function importExampleCommand({ db, values }: MemoryContext): Promi
   const { importStudyFolder } = await import("../memory/import");
   const { installRoot } = await import("../../db/path");
   const folder = path.join(installRoot(), "examples", "memory-study");
-  const r = importStudyFolder(db, folder, EXAMPLE_COLLECTION);
+  const r = await importStudyFolder(db, folder, EXAMPLE_COLLECTION);
   out(
     values.json
       ? { collection: EXAMPLE_COLLECTION, imported: true, ...r }
@@ -170,9 +170,9 @@ export async function importExampleCommand({ db, values }: MemoryContext): Promi
 export async function exportQrelsCommand({ db, collection, resolved }: MemoryContext): Promise<number> {
   const { getQrels } = await import("@/db/queries/study");
   const { requireCollection } = await import("../memory/study-report");
-  requireCollection(db, collection, { resolved });
+  await requireCollection(db, collection, { resolved });
   const { writeQrels } = await import("../memory/trec");
-  process.stdout.write(writeQrels(getQrels(db, collection)));
+  process.stdout.write(writeQrels(await getQrels(db, collection)));
   return 0;
 }
 
@@ -182,10 +182,13 @@ export async function exportRunCommand({ db, positionals }: MemoryContext): Prom
   const { writeRun } = await import("../memory/trec");
   const { runOf } = await import("../memory/study-metrics");
   const id = need(positionals[0], "an experiment id");
-  const e = getExperiment(db, id);
+  const e = await getExperiment(db, id);
   if (!e) throw new JuryError("usage", `No experiment "${id}"`);
   process.stdout.write(
-    writeRun(runOf(getExperimentResults(db, id), e.config.kind === "bm25" ? "candidates" : "retrieved"), id),
+    writeRun(
+      runOf(await getExperimentResults(db, id), e.config.kind === "bm25" ? "candidates" : "retrieved"),
+      id,
+    ),
   );
   return 0;
 }
@@ -202,6 +205,7 @@ export async function exportStudyCommand(
     what === "labels"
       ? { what, format: (values.format ?? "csv") as "csv" | "qrels" }
       : { what, format: (values.format ?? "csv") as "csv" | "json" };
-  process.stdout.write(exportStudy(db, collection, spec, readSettings(db).prices).body);
+  const { prices } = await readSettings(db);
+  process.stdout.write((await exportStudy(db, collection, spec, prices)).body);
   return 0;
 }

@@ -30,17 +30,17 @@ async function resumeExperiment({ db, values }: MemoryContext, id: string): Prom
   const { readSettings } = await import("../settings/store");
   const { executeExperiment } = await import("../memory/experiment");
   const { getExperiment } = await import("@/db/queries/experiments");
-  const e = getExperiment(db, id);
+  const e = await getExperiment(db, id);
   if (!e) throw new JuryError("usage", `No experiment "${id}"`);
   if (e.status === "done") throw new JuryError("usage", `Experiment ${e.id} is already done`);
   if (e.config.kind !== "bm25" && e.config.model)
-    (await import("../providers/preflight")).assertJudgesReady([e.config.model], readSettings(db), {
+    (await import("../providers/preflight")).assertJudgesReady([e.config.model], await readSettings(db), {
       what: `Experiment ${e.id} not resumed`,
     });
   const status = await executeExperiment(db, e.id, {
     collection: e.collection,
     config: e.config,
-    settings: readSettings(db),
+    settings: await readSettings(db),
     onProgress: progressLine(),
   });
   if (process.stderr.isTTY) process.stderr.write("\n");
@@ -67,12 +67,12 @@ async function experimentConfig({
   const kind = (values.kind ?? "bm25") as (typeof RETRIEVAL_KINDS)[number];
   if (!RETRIEVAL_KINDS.includes(kind))
     throw new JuryError("usage", `--kind must be one of ${RETRIEVAL_KINDS.join(", ")}, got "${kind}"`);
-  requireCollection(db, collection, { needQueries: true, resolved });
-  const qrels = labelsInfo(db, collection).convention === "qrels";
+  await requireCollection(db, collection, { needQueries: true, resolved });
+  const qrels = (await labelsInfo(db, collection)).convention === "qrels";
   const mode = (values.mode ?? (qrels ? "search" : "auto")) as "auto" | "search";
   if (mode !== "auto" && mode !== "search")
     throw new JuryError("usage", `--mode must be auto or search, got "${mode}"`);
-  const settings = readSettings(db);
+  const settings = await readSettings(db);
   const int = (name: string, v: string | undefined, d: number, max: number) =>
     v === undefined ? d : wholeNumber(name, v, 1, max);
   if (kind === "bm25" && values.pool !== undefined)

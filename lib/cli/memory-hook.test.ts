@@ -27,7 +27,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** Six memories about HTTP timeouts and retries; the hook prompt below matches all of them. */
-function setup(judge: Partial<Settings["memoryJudge"]> | null, extra: Partial<Settings> = {}) {
+async function setup(judge: Partial<Settings["memoryJudge"]> | null, extra: Partial<Settings> = {}) {
   const dir = tempDir("jury-hook-");
   const db = path.join(dir, "jury.db");
   const d = createDb(db);
@@ -47,7 +47,7 @@ function setup(judge: Partial<Settings["memoryJudge"]> | null, extra: Partial<Se
     m("t6", "Timeout errors are logged at warn level", ["logging", "timeout"]),
   ]);
   if (judge)
-    writeSettings(d, {
+    await writeSettings(d, {
       ...defaultSettings,
       ...extra,
       memoryJudge: { ...defaultSettings.memoryJudge, enabled: true, model: "local:judge", ...judge },
@@ -124,7 +124,7 @@ describe("the bundles", () => {
     expect(small).toContain("JURY_HOOK_BUDGET_MS");
     expect(fs.readFileSync(fullFile, "utf8")).toContain("openHookDb");
 
-    const s = setup({});
+    const s = await setup({});
     server.setScript(keepTwo);
     const r = await hook(s, { env: { NODE_DEBUG: "module" } });
     expect(r.code).toBe(0);
@@ -136,7 +136,7 @@ describe("the bundles", () => {
 
 describe("the fallback ladder through the built hook", () => {
   it("judge on, no API key: path no_api_key and BM25 top 3 (the key check crosses the two bundles)", async () => {
-    const s = setup({ model: "anthropic:claude-haiku-4-5-20251001" });
+    const s = await setup({ model: "anthropic:claude-haiku-4-5-20251001" });
     const r = await hook(s);
     expect(r).toMatchObject({ code: 0, stderr: "" });
     expect(ids(r.stdout)).toHaveLength(3);
@@ -148,7 +148,7 @@ describe("the fallback ladder through the built hook", () => {
   });
 
   it("judge answers: its picks, and the row holds candidates, kept, dropped with the judge's reasons, tokens and cost", async () => {
-    const s = setup({}, { prices: { "local:judge": { inputPerMTok: 1_000, outputPerMTok: 2_000 } } });
+    const s = await setup({}, { prices: { "local:judge": { inputPerMTok: 1_000, outputPerMTok: 2_000 } } });
     server.setScript(keepTwo);
     const r = await hook(s);
     expect(r).toMatchObject({ code: 0, stderr: "" });
@@ -172,7 +172,7 @@ describe("the fallback ladder through the built hook", () => {
   });
 
   it("judge hangs: the fallback (top fallback_top_k) is printed within the budget and the row says timeout", async () => {
-    const s = setup({ timeout_per_call: 60 });
+    const s = await setup({ timeout_per_call: 60 });
     server.setScript(() => ({ hang: true }));
     const before = server.requests.length;
     const r = await hook(s, { env: { JURY_HOOK_BUDGET_MS: "2500" } });
@@ -190,7 +190,7 @@ describe("the fallback ladder through the built hook", () => {
   });
 
   it("judge slower than its own timeout_per_call but within the budget: path timeout, top 2", async () => {
-    const s = setup({ timeout_per_call: 0.5 });
+    const s = await setup({ timeout_per_call: 0.5 });
     server.setScript(() => ({ hang: true }));
     const r = await hook(s);
     expect(r).toMatchObject({ code: 0, stderr: "" });
@@ -201,7 +201,7 @@ describe("the fallback ladder through the built hook", () => {
   });
 
   it("a budget that is not a whole number of milliseconds: the default, and a line in the log", async () => {
-    const s = setup(null);
+    const s = await setup(null);
     const r = await hook(s, { env: { JURY_HOOK_BUDGET_MS: "soon" } });
     expect(r).toMatchObject({ code: 0, stderr: "" });
     expect(ids(r.stdout)).toHaveLength(3);
@@ -213,7 +213,7 @@ describe("the fallback ladder through the built hook", () => {
 
 describe("nothing holds the hook past its budget", () => {
   it("a transcript_path that is a FIFO nobody writes: never opened, the answer comes within the budget", async () => {
-    const s = setup({});
+    const s = await setup({});
     const fifo = path.join(s.dir, "transcript.jsonl");
     execFileSync("mkfifo", [fifo]);
     server.setScript(keepTwo);
@@ -233,7 +233,7 @@ describe("nothing holds the hook past its budget", () => {
   });
 
   it("the real transcript (a regular file) goes to the judge, its tail only", async () => {
-    const s = setup({});
+    const s = await setup({});
     server.setScript(keepTwo);
     const r = await hook(s, {
       input: JSON.stringify({
@@ -247,7 +247,7 @@ describe("nothing holds the hook past its budget", () => {
 
   for (const judge of [null, {}] as const) {
     it(`a database write-locked by another connection (BEGIN IMMEDIATE held), judge ${judge ? "on" : "off"}: the answer within the budget, the row skipped and said so`, async () => {
-      const s = setup(judge);
+      const s = await setup(judge);
       server.setScript(keepTwo);
       const holder = new Database(s.db);
       holder.pragma("journal_mode = WAL");
@@ -271,7 +271,7 @@ describe("nothing holds the hook past its budget", () => {
   }
 
   it("a lock released within the budget: the row is written after the wait", async () => {
-    const s = setup(null);
+    const s = await setup(null);
     const holder = new Database(s.db);
     holder.pragma("journal_mode = WAL");
     holder.exec("BEGIN IMMEDIATE");
@@ -327,7 +327,7 @@ describe("nothing holds the hook past its budget", () => {
   });
 
   it("a hook log path that is a FIFO: the hook neither blocks nor fails", async () => {
-    const s = setup({ model: "anthropic:claude-haiku-4-5-20251001" });
+    const s = await setup({ model: "anthropic:claude-haiku-4-5-20251001" });
     execFileSync("mkfifo", [s.log]);
     const r = await hook(s, { env: { JURY_HOOK_BUDGET_MS: "2000" } });
     expect(r).toMatchObject({ code: 0, stderr: "" });
@@ -337,8 +337,8 @@ describe("nothing holds the hook past its budget", () => {
 });
 
 describe("jury memory search and the log", () => {
-  it("search works without a conversation, logs source search; log --json and the text view show it", () => {
-    const s = setup(null);
+  it("search works without a conversation, logs source search; log --json and the text view show it", async () => {
+    const s = await setup(null);
     const env = { ...process.env, JURY_DB: s.db };
     const run = (args: string[], input?: string) =>
       spawnSync(process.execPath, [path.join(root, "bin/jury.cjs"), ...args], {
@@ -403,8 +403,8 @@ describe("jury memory search and the log", () => {
     ["--record without a search", ["--record", '{"kept":[]}'], /give "log_id"/],
   ];
   for (const [name, args, message] of bad)
-    it(`jury memory log with ${name}: exit 2 naming it`, () => {
-      const s = setup(null);
+    it(`jury memory log with ${name}: exit 2 naming it`, async () => {
+      const s = await setup(null);
       const r = spawnSync(process.execPath, [path.join(root, "bin/jury.cjs"), "memory", "log", ...args], {
         env: { ...process.env, JURY_DB: s.db },
         encoding: "utf8",

@@ -356,5 +356,5 @@ async function openForHook(answerBy: number): Promise<{ db: SqlDb; settings: Ret
   }
   const { openHookDb, readSettings } = await import("./hook-full");
   const db = openHookDb(file, { sqlite, busyTimeoutMs: Math.max(0, answerBy - performance.now()) });
-  return { db, settings: readSettings(db) };
+  return { db, settings: await readSettings(db) };
 }

@@ -80,13 +80,13 @@ export async function memoryLogCommand(argv: string[]): Promise<number> {
     const text = values.record === "-" ? fs.readFileSync(0, "utf8") : values.record;
     const { resolveCliCollection } = await import("./memory-shared");
     const fallback = (await resolveCliCollection(db, values.collection)).name;
-    const id = recordSkillDecision(db, parseRecord(text), fallback);
+    const id = await recordSkillDecision(db, parseRecord(text), fallback);
     process.stdout.write(
       values.json ? `${JSON.stringify({ log_id: id })}\n` : `Recorded the skill's decision as #${id}.\n`,
     );
     return 0;
   }
-  const rows = listRetrievals(db, { limit, collection: values.collection });
+  const rows = await listRetrievals(db, { limit, collection: values.collection });
   if (values.json) process.stdout.write(`${JSON.stringify(rows.map(rowJson), null, 2)}\n`);
   else process.stdout.write(rows.length ? rows.map(formatRow).join("\n") : "No retrieval logged yet.\n");
   return 0;
@@ -116,10 +116,14 @@ function parseRecord(text: string): SkillRecord {
  * candidates are the search row's (`log_id`) or given; kept and dropped must be candidates; a candidate
  * in neither list counts as dropped, without a reason. Returns the new row's id.
  */
-export function recordSkillDecision(db: Db, rec: SkillRecord, collectionFlag?: string): number {
+export async function recordSkillDecision(
+  db: Db,
+  rec: SkillRecord,
+  collectionFlag?: string,
+): Promise<number> {
   let search: RetrievalLogRow | undefined;
   if (rec.log_id !== undefined) {
-    search = getRetrieval(db, rec.log_id);
+    search = await getRetrieval(db, rec.log_id);
     if (!search) throw new JuryError("usage", `--record: log_id ${rec.log_id}: no such retrieval`);
     if (search.source !== "search")
       throw new JuryError(
@@ -159,7 +163,7 @@ export function recordSkillDecision(db: Db, rec: SkillRecord, collectionFlag?: s
   const both = rec.kept.filter((m) => dropped.some((d) => d.memoryId === m));
   if (both.length) throw new JuryError("usage", `--record: "${both[0]}" is both kept and dropped`);
   // candidates given by hand must be memories of the collection (a search's are, by construction)
-  const existing = rec.candidates ? existingMemoryIds(db, collection, [...inCandidates]) : inCandidates;
+  const existing = rec.candidates ? await existingMemoryIds(db, collection, [...inCandidates]) : inCandidates;
   const missing = [...inCandidates].filter((m) => !existing.has(m));
   if (missing.length)
     throw new JuryError(
@@ -170,7 +174,7 @@ export function recordSkillDecision(db: Db, rec: SkillRecord, collectionFlag?: s
   // a candidate neither kept nor named as dropped was dropped without a reason
   for (const c of candidates)
     if (!kept.includes(c) && !dropped.some((d) => d.memoryId === c)) dropped.push({ memoryId: c });
-  return logRetrieval(db, {
+  return await logRetrieval(db, {
     collection,
     mode: "search",
     source: "skill",
@@ -188,13 +192,13 @@ export function recordSkillDecision(db: Db, rec: SkillRecord, collectionFlag?: s
  * Records a `jury memory search` (source "search") and returns the row's id; null, with a note on
  * stderr, when the row cannot be written (the search's answer still stands).
  */
-export function logSearch(
+export async function logSearch(
   db: Db,
   s: { collection: string; query: string; mode: string; outcome: RetrievalOutcome },
-): number | null {
+): Promise<number | null> {
   const r = s.outcome;
   try {
-    return logRetrieval(db, {
+    return await logRetrieval(db, {
       collection: s.collection,
       mode: s.mode,
       source: "search",

@@ -6,7 +6,7 @@ import { JuryError } from "../errors";
 import type { CostSummary, MetricCI, MetricSet } from "../memory/study-metrics";
 import type { singleExperimentReport } from "../memory/study-report";
 
-type Report = ReturnType<typeof singleExperimentReport>;
+type Report = Awaited<ReturnType<typeof singleExperimentReport>>;
 type StudyMetrics = typeof import("../memory/study-metrics");
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : "—");
@@ -16,8 +16,9 @@ export async function printMetrics(db: Db, id: string, json: boolean, collection
   const { readSettings } = await import("../settings/store");
   const { singleExperimentReport, requireCollection } = await import("../memory/study-report");
   const figures = await import("../memory/study-metrics");
-  if (collection !== undefined) requireCollection(db, collection);
-  const r = singleExperimentReport(db, id, readSettings(db).prices);
+  if (collection !== undefined) await requireCollection(db, collection);
+  const { prices } = await readSettings(db);
+  const r = await singleExperimentReport(db, id, prices);
   const e = r.experiment;
   if (collection !== undefined && e.collection !== collection)
     throw new JuryError(

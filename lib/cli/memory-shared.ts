@@ -2,7 +2,12 @@
 import type { Db } from "@/db/client";
 import { readEnv } from "../env/registry";
 import { JuryError } from "../errors";
-import { type ResolvedCollection, resolveCollection } from "../memory/collection";
+import {
+  COLLECTION_NAME,
+  projectName,
+  type ResolvedCollection,
+  resolveCollection,
+} from "../memory/collection";
 import type { MemoryValues } from "./memory-options";
 
 /**
@@ -28,12 +33,19 @@ export async function resolveCliCollection(
 ): Promise<ResolvedCollection> {
   const { readSettings } = await import("../settings/store");
   const { collectionHasMemories } = await import("@/db/queries/memories");
+  const env = readEnv("JURY_MEMORY_COLLECTION");
+  const promoted = (await readSettings(db)).memoryJudge.collection;
+  // the rule asks the store only about the project's collection, and only when no flag or variable
+  // names one: asked here (the store may answer asynchronously), handed to the rule as its answer
+  const project = flag === undefined && !env?.trim() ? projectName(cwd) : undefined;
+  const projectExists =
+    project !== undefined && COLLECTION_NAME.test(project) && (await collectionHasMemories(db, project));
   return resolveCollection({
     flag,
-    env: readEnv("JURY_MEMORY_COLLECTION"),
+    env,
     cwd,
-    promoted: readSettings(db).memoryJudge.collection,
-    exists: (name) => collectionHasMemories(db, name),
+    promoted,
+    exists: (name) => name === project && projectExists,
   });
 }
 

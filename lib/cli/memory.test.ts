@@ -112,8 +112,8 @@ describe("jury memory retrieve (the hook)", () => {
     const db = path.join(tempDir(), "h.db");
     expect(jury(["memory", "import", memoryFolder()], { db }).code).toBe(0);
     const d = createDb(db);
-    const s = readSettings(d);
-    writeSettings(d, { ...s, memoryJudge: { ...s.memoryJudge, enabled: true, model: "local:judge" } });
+    const s = await readSettings(d);
+    await writeSettings(d, { ...s, memoryJudge: { ...s.memoryJudge, enabled: true, model: "local:judge" } });
     d.$client.close();
     let asked = 0;
     // keep only the candidate shown as "Retry policy", wherever the shuffle put it
@@ -172,8 +172,8 @@ describe("jury memory retrieve (the hook)", () => {
     const db = path.join(tempDir(), "h.db");
     expect(jury(["memory", "import", memoryFolder()], { db }).code).toBe(0);
     const d = createDb(db);
-    const s = readSettings(d);
-    writeSettings(d, {
+    const s = await readSettings(d);
+    await writeSettings(d, {
       ...s,
       memoryJudge: { ...s.memoryJudge, enabled: true, model: "local:judge", timeout_per_call: 30 },
     });

@@ -127,7 +127,7 @@ export async function panelCommand(argv: string[]): Promise<number> {
   }
   const { getDb } = await import("@/db/client");
   const { optimize } = await import("../panel/service");
-  const report = optimize(getDb(), positionals[0], {
+  const report = await optimize(getDb(), positionals[0], {
     margin: values.margin as number | undefined,
     criterion: values.criterion as string | undefined,
   });

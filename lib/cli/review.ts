@@ -126,10 +126,10 @@ export async function reviewCommand(argv: string[]): Promise<number> {
   const { getDb } = await import("@/db/client");
   const { readSettings } = await import("../settings/store");
   const db = getDb();
-  const settings = readSettings(db);
+  const settings = await readSettings(db);
   const judging = await chooseJudges(values, settings);
   const { judgeAllowedFor, newReviewId } = await import("../review/review-job");
-  const judgeAllowed = judgeAllowedFor(db, {
+  const judgeAllowed = await judgeAllowedFor(db, {
     judgeOn: judging.judgeOn,
     offReason: judging.offReason,
     testsFailed: (context.testResults?.failed ?? 0) > 0,
@@ -346,7 +346,7 @@ async function runReviewJob(
 /** `--json`: the stored review as one object. */
 async function printJson(db: Db, id: string, r: ReviewOutcome, meta: Meta, judges: string[]): Promise<void> {
   const { getReview } = await import("@/db/queries/reviews");
-  const stored = getReview(db, id)!;
+  const stored = (await getReview(db, id))!;
   process.stdout.write(
     `${JSON.stringify(
       {

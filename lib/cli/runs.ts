@@ -86,7 +86,7 @@ async function queries() {
 }
 
 async function runOrFail(db: Db, id: string) {
-  const run = (await queries()).getRunById(db, { id });
+  const run = await (await queries()).getRunById(db, { id });
   if (!run) throw new JuryError("usage", `No run with id "${id}" (jury runs list shows them)`);
   return run;
 }
@@ -94,17 +94,18 @@ async function runOrFail(db: Db, id: string) {
 /** The runs list, as `jury runs list --json` prints it. */
 export async function listRunsSummary(db: Db, limit = 100) {
   const q = await queries();
-  const progress = q.getProgressByRun(db);
-  return q.listRuns(db, { limit }).map((r) => {
+  const progress = await q.getProgressByRun(db);
+  const out = [];
+  for (const r of await q.listRuns(db, { limit })) {
     const p = progress.get(r.id) ?? { done: 0, errors: 0, costUsd: 0 };
-    return {
+    out.push({
       id: r.id,
       suite: r.suiteName,
       suite_path: r.suitePath,
       status: r.status,
       judges: r.options.judges,
       n: r.options.n,
-      cases: q.getRunCases(db, { runId: r.id }).length,
+      cases: (await q.getRunCases(db, { runId: r.id })).length,
       tasks: {
         total: r.totalTasks,
         done: p.done,
@@ -115,8 +116,9 @@ export async function listRunsSummary(db: Db, limit = 100) {
       created_at: r.createdAt.toISOString(),
       finished_at: r.finishedAt ? r.finishedAt.toISOString() : null,
       error: r.error,
-    };
-  });
+    });
+  }
+  return out;
 }
 
 /** A run with its verdicts and panel statistics, as `jury runs show --json` prints it. */
@@ -124,10 +126,13 @@ export async function showRun(db: Db, id: string) {
   const q = await queries();
   const { panelStats } = await import("../judging/panel-stats");
   const run = await runOrFail(db, id);
-  const cases = q.getRunCases(db, { runId: id });
-  const results = q.getRunResults(db, { runId: id });
-  const progress = q.getRunProgress(db, { runId: id });
-  const panel: CriterionPanelStats[] = panelStats(q.getRunSamples(db, { runId: id }), run.options.judges);
+  const cases = await q.getRunCases(db, { runId: id });
+  const results = await q.getRunResults(db, { runId: id });
+  const progress = await q.getRunProgress(db, { runId: id });
+  const panel: CriterionPanelStats[] = panelStats(
+    await q.getRunSamples(db, { runId: id }),
+    run.options.judges,
+  );
   return {
     run: {
       id: run.id,
@@ -164,8 +169,8 @@ export async function compareTwoRuns(db: Db, a: string, b: string) {
   const ra = await runOrFail(db, a);
   const rb = await runOrFail(db, b);
   const out: RunComparison = compareRuns(
-    q.getRunResults(db, { runId: a }),
-    q.getRunResults(db, { runId: b }),
+    await q.getRunResults(db, { runId: a }),
+    await q.getRunResults(db, { runId: b }),
   );
   return {
     a: { id: ra.id, suite: ra.suiteName, status: ra.status, judges: ra.options.judges, n: ra.options.n },
@@ -277,7 +282,7 @@ export async function runsCommand(argv: string[]): Promise<number> {
   if (sub === "export") {
     await runOrFail(db, positionals[0]);
     const { exportRun } = await import("../runs/export");
-    const out = exportRun(db, positionals[0], (values.format as "csv" | "json" | undefined) ?? "csv");
+    const out = await exportRun(db, positionals[0], (values.format as "csv" | "json" | undefined) ?? "csv");
     if (values.out) {
       const fs = await import("node:fs");
       fs.writeFileSync(values.out as string, out.body);

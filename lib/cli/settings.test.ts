@@ -11,12 +11,12 @@ const fresh = () => path.join(tempDir(), "s.db");
 const jury = (db: string, ...args: string[]) => runJurySync(["settings", ...args], { env: { JURY_DB: db } });
 
 describe("jury settings", () => {
-  it("set stores a valid value where the Settings page reads it, and get and list show it", () => {
+  it("set stores a valid value where the Settings page reads it, and get and list show it", async () => {
     const db = fresh();
     const set = jury(db, "set", "judging.samples", "5");
     expect(set.code, set.stderr).toBe(0);
     expect(set.stdout).toBe("judging.samples = 5 (was 3)\n");
-    expect(readSettings(createDb(db)).judging.samples).toBe(5);
+    expect((await readSettings(createDb(db))).judging.samples).toBe(5);
     expect(jury(db, "get", "judging.samples").stdout).toBe("5\n");
     expect(jury(db, "list").stdout).toContain("judging.samples = 5\n");
     expect(JSON.parse(jury(db, "list", "--json").stdout).judging.samples).toBe(5);
@@ -24,12 +24,12 @@ describe("jury settings", () => {
     expect(JSON.parse(jury(db).stdout).judging.samples).toBe(5);
   });
 
-  it("an invalid value is a usage error naming the field and the value, and changes nothing", () => {
+  it("an invalid value is a usage error naming the field and the value, and changes nothing", async () => {
     const db = fresh();
     const r = jury(db, "set", "judging.samples", "11");
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('judging.samples = "11" is not valid (judging.samples: N must be at most 10)');
-    expect(readSettings(createDb(db)).judging.samples).toBe(defaultSettings.judging.samples);
+    expect((await readSettings(createDb(db))).judging.samples).toBe(defaultSettings.judging.samples);
     const t = jury(db, "set", "judging.temperature", "hot");
     expect([t.code, t.stderr]).toEqual([
       2,
@@ -44,13 +44,13 @@ describe("jury settings", () => {
     expect([u.code, u.stderr]).toEqual([2, expect.stringContaining('No setting "judging.nope"')]);
   });
 
-  it("booleans, lists and a new price (a key with dots) are read as the field's type", () => {
+  it("booleans, lists and a new price (a key with dots) are read as the field's type", async () => {
     const db = fresh();
     expect(jury(db, "set", "providers.local.enabled", "yes").code).toBe(0);
     expect(jury(db, "set", "providers.local.models", '["llama3.1:8b","qwen3:8b"]').code).toBe(0);
     const p = jury(db, "set", "prices.openai:gpt-4.1", '{"inputPerMTok":2,"outputPerMTok":8}');
     expect(p.code, p.stderr).toBe(0);
-    const s = readSettings(createDb(db));
+    const s = await readSettings(createDb(db));
     expect(s.providers.local).toEqual({ enabled: true, models: ["llama3.1:8b", "qwen3:8b"] });
     expect(s.prices["openai:gpt-4.1"]).toEqual({ inputPerMTok: 2, outputPerMTok: 8 });
     expect(jury(db, "get", "prices.openai:gpt-4.1.outputPerMTok").stdout).toBe("8\n");

@@ -253,7 +253,7 @@ export async function settingsCommand(argv: string[]): Promise<number> {
   }
   const { getDb } = await import("@/db/client");
   const db: Db = getDb();
-  const stored = readStoredSettings(db);
+  const stored = await readStoredSettings(db);
   reportProblems(stored.problems);
   const settings = stored.settings;
   if (sub === "list") {
@@ -286,7 +286,7 @@ export async function settingsCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const { next, before, after } = applySetting(settings, positionals[0], positionals[1]);
-  writeSettings(db, next);
+  await writeSettings(db, next);
   process.stdout.write(
     `${resolvePath(next, positionals[0]).join(".")} = ${show(after)} (was ${before === undefined ? "unset" : show(before)})\n`,
   );

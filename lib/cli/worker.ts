@@ -45,7 +45,7 @@ export async function workerCommand(args: string[]): Promise<number> {
         if (!run || run.options.batch === true) continue; // a batched run is its owner's alone
         try {
           const status = await executeRun(db, id, {
-            settings: readSettings(db),
+            settings: await readSettings(db),
             registry,
             signal: controller.signal,
             workerKind: "worker",
