@@ -93,7 +93,7 @@ export function hookMilestones(budgetMs: number): { judgeBy: number; answerBy: n
 
 export function hookLogFile(): string {
   if (process.env.JURY_HOOK_LOG !== undefined) return process.env.JURY_HOOK_LOG;
-  // beside the SQLite file, even with JURY_DATABASE_URL set (refused for now): the log says why
+  // beside the SQLite file, even with JURY_DATABASE_URL set (the hook does not read it): the log says why
   return path.join(path.dirname(path.resolve(sqliteDbPath())), "jury-hook.log");
 }
 
@@ -338,6 +338,12 @@ function refuseLongMigration(db: SqlDb): void {
  * needs anyway. Every lock wait ends by `answerBy`.
  */
 async function openForHook(answerBy: number): Promise<{ db: SqlDb; settings: RetrieveInput["settings"] }> {
+  // the hook reads a local SQLite file only (PostgreSQL's search costs more than a prompt's budget,
+  // docs/memory.md): with the shared store asked for, a local file would be someone else's memories
+  if (readEnv("JURY_DATABASE_URL"))
+    throw new Error(
+      "JURY_DATABASE_URL is set, and the hook reads its memories from a local SQLite file only: no memories this time. Unset JURY_DATABASE_URL in the hook's environment, and import the collection into the local file (JURY_DB).",
+    );
   const file = resolveDbPath();
   const busyTimeoutMs = Math.max(0, answerBy - performance.now());
   // dist/hook.cjs bundles better-sqlite3's JavaScript and loads its addon from this path; without it,

@@ -215,7 +215,7 @@ const specs = {
   [DATABASE_URL_ENV]: postgresUrl({
     group: "server",
     defaultText: "unset: SQLite",
-    help: "A PostgreSQL database (`postgres://user:password@host:5432/name`) to keep everything in instead of the SQLite file, for a team sharing one store. Support is being built: while it is, a command or the dashboard started with it set stops (exit 2) rather than use SQLite. A secret: never printed.",
+    help: "A PostgreSQL database (`postgres://user:password@host:5432/name`) to keep everything in instead of the SQLite file, for a team sharing one store: every command, `jury worker` and the dashboard read and write there (migrations apply at start). The memory hook reads a local SQLite file only. A server that does not answer is exit 3. A secret: never printed (messages name the host and database).",
   }),
   JURY_HOST: textWithDefault({
     group: "server",
