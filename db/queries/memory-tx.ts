@@ -1,6 +1,7 @@
 // Writes of lib/memory that go in one transaction: a study's import, an experiment with its job.
-import type { RetrievalConfig } from "../schema";
+
 import { query, tx } from "../op";
+import type { RetrievalConfig } from "../schema";
 import { insertExperiment } from "./experiments";
 import { ensureJob } from "./jobs";
 import { type MemoryInput, upsertMemories } from "./memories";

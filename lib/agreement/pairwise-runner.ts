@@ -230,7 +230,12 @@ export async function runPairwise(
       });
       const p = parsePairwise(r.text, order, c.allow_tie);
       if (p.ok)
-        await putResponse(db, { key, text: r.text, inputTokens: r.inputTokens, outputTokens: r.outputTokens });
+        await putResponse(db, {
+          key,
+          text: r.text,
+          inputTokens: r.inputTokens,
+          outputTokens: r.outputTokens,
+        });
       return finish({
         ...base,
         label: p.ok ? p.winner : null,

@@ -2,6 +2,7 @@
 // so the hook's own bundle can leave it out and load it from dist/hook-full.mjs only when the judge runs.
 // PostgreSQL's candidates are reached through here too (lib/memory/retrieve.ts): the hook, always on
 // SQLite, never needs them, and its bundle stays without drizzle.
-export { retrieveCandidatesPg } from "./candidates-pg";
+
 export { getModel } from "../providers/get-model";
+export { retrieveCandidatesPg } from "./candidates-pg";
 export { judgeCandidates, majorityOfSamples } from "./judge";

@@ -1,5 +1,5 @@
-import type { DroppedMemory, MemoryRow, ScoredMemory } from "@/db/queries/memories";
 import type { PgDb } from "@/db/pg/client";
+import type { DroppedMemory, MemoryRow, ScoredMemory } from "@/db/queries/memories";
 import type { SqlDb } from "@/db/sqlite";
 import { errorMessage, hasErrorCode, JuryError } from "../errors";
 import { costOf, resolvePrice } from "../pricing";

@@ -70,7 +70,8 @@ export async function experimentReport(
 ): Promise<ExperimentReport> {
   const rows = await getExperimentResults(db, e.id);
   const config = e.config as ExperimentConfig;
-  const planned = (await getJob(db, { id: e.id }))?.total || (await listStudyQueries(db, e.collection)).length;
+  const planned =
+    (await getJob(db, { id: e.id }))?.total || (await listStudyQueries(db, e.collection)).length;
   const complete = e.status === "done" && rows.length >= planned;
   const notice = complete
     ? undefined
