@@ -13,6 +13,7 @@ import { tempDir, writeJson } from "../testing/fixtures";
 import { freshStore, type Store, storeKinds } from "../testing/stores";
 import { createExperiment, runExperiment } from "./experiment";
 import { importBeir, importStudyFolder } from "./import";
+import { retrieveMemories } from "./retrieve";
 import { studyReport } from "./study-report";
 
 const EXAMPLE = path.resolve(__dirname, "../../examples/memory-study");
@@ -80,6 +81,29 @@ describe.each(storeKinds())("a study on %s", (kind) => {
     expect(await countMemories(db, "broken")).toBe(0);
     expect(await listStudyQueries(db, "broken")).toEqual([]);
     expect(await getStudyMeta(db, "broken")).toBeUndefined();
+  });
+
+  it("retrieval reads the store's own index: BM25's top-k with the judge off", async () => {
+    const { db } = store;
+    await importStudyFolder(db, studyFolder(), "s");
+    const r = await retrieveMemories({
+      db,
+      collection: "s",
+      prompt: "retry policy",
+      mode: "search",
+      settings: defaultSettings,
+    });
+    expect(r.path).toBe("judge_disabled");
+    expect(r.memories[0]?.memoryId).toBe("retry");
+    expect(r.pool.map((c) => c.memoryId)).toContain("retry");
+    const none = await retrieveMemories({
+      db,
+      collection: "s",
+      prompt: "kubernetes",
+      mode: "auto",
+      settings: defaultSettings,
+    });
+    expect([none.path, none.memories]).toEqual(["no_candidates", []]);
   });
 
   it("import-beir keeps the split's judged queries, under trec_eval's convention", async () => {
