@@ -10,7 +10,7 @@ import { loadRunPage } from "@/lib/runs/run-page";
 import { DEFAULT_TRIAGE, type TriageCell, triageCells, triageCellsFrom, triageView } from "@/lib/runs/triage";
 import { loadSuite } from "@/lib/suites/load-suite";
 import { tempDb, testRegistry, testSuite } from "@/lib/testing/fixtures";
-import type { Db } from "../client";
+import type { SqliteDb } from "../client";
 import { getRunLive } from "./progress";
 import { getLatestRunSamples, getRunCounters } from "./run-live";
 import {
@@ -42,7 +42,7 @@ const CASES = 120;
 const JUDGES = ["local:a", "local:b"];
 const ERRORS = ["HTTP 500: upstream down", "no answer within 2000 ms", "no JSON object in the reply", null];
 
-let db: Db;
+let db: SqliteDb;
 let runId: string;
 
 function answer(round: number, only?: Set<number>) {
@@ -98,7 +98,7 @@ beforeAll(async () => {
   setRunStatus(db, { id: runId, status: "running" });
   answer(0);
   const opts = getRunById(db, { id: runId })!.options;
-  finalizeRun(db, runId, opts);
+  await finalizeRun(db, runId, opts);
   setRunStatus(db, { id: runId, status: "done_with_failures" });
   // retry a third of the failed samples: those are kept, superseded, and answered again
   const failed = getRunSamples(db, { runId }).filter((s) => s.score === null || s.error);
@@ -108,7 +108,7 @@ beforeAll(async () => {
   ).toMatchObject({ ok: true });
   setRunStatus(db, { id: runId, status: "running" });
   answer(1, new Set(retried.map((s) => s.taskId)));
-  finalizeRun(db, runId, opts);
+  await finalizeRun(db, runId, opts);
   setRunStatus(db, { id: runId, status: "done_with_failures" });
 });
 
@@ -226,9 +226,9 @@ describe("the run page's queries", () => {
     });
   });
 
-  it("the run's score spreads from aggregates equal those from every sample, and the panel's are the verdicts' final scores", () => {
+  it("the run's score spreads from aggregates equal those from every sample, and the panel's are the verdicts' final scores", async () => {
     const samples = getRunSamples(db, { runId }).filter((s) => s.supersededAt === null);
-    const spreads = loadRunPage(db, runId, {})!.spreads;
+    const spreads = (await loadRunPage(db, runId, {}))!.spreads;
     expect(spreads.map((s) => s.criterionId)).toEqual(["helpful", "brief"]); // the LLM criteria
     for (const s of spreads) {
       expect(s.casesAsked).toBe(CASES);
@@ -283,7 +283,7 @@ describe("the run page's queries", () => {
     }
   });
 
-  it("the live snapshot counts what the run's coverage counts (the header and the bar read it), and a live page's verdicts are the finished rule's", () => {
+  it("the live snapshot counts what the run's coverage counts (the header and the bar read it), and a live page's verdicts are the finished rule's", async () => {
     const fromSamples = runCoverage(
       JUDGES,
       getRunById(db, { id: runId })!.totalTasks,
@@ -293,7 +293,7 @@ describe("the run page's queries", () => {
     setRunStatus(db, { id: runId, status: "running" });
     try {
       expect(liveCoverage(getRunLive(db, runId)!)).toEqual(fromSamples);
-      const page = loadRunPage(db, runId, {})!;
+      const page = (await loadRunPage(db, runId, {}))!;
       expect(page.live).toBe(true);
       const stored = new Map(getRunResults(db, { runId }).map((r) => [`${r.caseId}/${r.criterionId}`, r]));
       for (const r of page.triage.results.values())
@@ -303,9 +303,9 @@ describe("the run page's queries", () => {
     }
   });
 
-  it("loadRunPage pages the case table (filtered when a filter is on) and keeps the run-wide figures", () => {
+  it("loadRunPage pages the case table (filtered when a filter is on) and keeps the run-wide figures", async () => {
     const caseOrder = getRunCaseIndex(db, { runId }).map((c) => c.caseId);
-    const p2 = loadRunPage(db, runId, { page: "2" })!;
+    const p2 = (await loadRunPage(db, runId, { page: "2" }))!;
     expect(p2.triage.page).toMatchObject({ page: 2, pages: 3, first: 51, last: 100, total: CASES });
     expect(p2.triage.page.rows.map((r) => r.caseId)).toEqual(caseOrder.slice(50, 100));
     expect([...p2.triage.results.values()].every((r) => p2.triage.caseNames.has(r.caseId))).toBe(true);
@@ -314,14 +314,14 @@ describe("the run page's queries", () => {
       runCoverage(JUDGES, getRunById(db, { id: runId })!.totalTasks, getRunSamples(db, { runId })),
     );
     // the last page holds the rest; a page past the end shows the last one
-    expect(loadRunPage(db, runId, { page: "99" })!.triage.page).toMatchObject({
+    expect((await loadRunPage(db, runId, { page: "99" }))!.triage.page).toMatchObject({
       page: 3,
       first: 101,
       last: 120,
     });
-    expect(loadRunPage(db, runId, { page: "x" })!.triage.page.page).toBe(1);
+    expect((await loadRunPage(db, runId, { page: "x" }))!.triage.page.page).toBe(1);
     // under a filter the pages run over the matching cases, in the filter's order
-    const failed = loadRunPage(db, runId, { status: "failed", judge: "local:b", sort: "failures" })!;
+    const failed = (await loadRunPage(db, runId, { status: "failed", judge: "local:b", sort: "failures" }))!;
     const old = triageView(
       triageCells(getRunCases(db, { runId }), getRunResults(db, { runId }), getRunSamples(db, { runId })),
       caseOrder,
@@ -334,7 +334,7 @@ describe("the run page's queries", () => {
     expect(failed.triage.page.pages).toBe(2);
     expect(failed.triage.page.rows.map((r) => r.caseId)).toEqual(old.rows.slice(0, 50).map((r) => r.caseId));
     // the selected cell: its samples only, in judge then sample order
-    const sel = loadRunPage(db, runId, { case: caseOrder[70], criterion: "brief", page: "2" })!;
+    const sel = (await loadRunPage(db, runId, { case: caseOrder[70], criterion: "brief", page: "2" }))!;
     expect(sel.cell?.samples.map((s) => [s.caseId, s.criterionId])).toEqual(
       Array(6).fill([caseOrder[70], "brief"]),
     );

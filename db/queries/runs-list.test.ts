@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createRun } from "@/lib/runs/plan-run";
 import { loadSuite } from "@/lib/suites/load-suite";
 import { tempDb, tempDir, testRegistry, testSuite } from "@/lib/testing/fixtures";
-import { createDb, type Db, defaultMigrationsFolder } from "../client";
+import { createDb, type SqliteDb as Db, defaultMigrationsFolder } from "../client";
 import {
   getMedianLatencyByJudge,
   getProgressByRun,

@@ -15,7 +15,7 @@ import { failQueuedJob } from "@/db/queries/jobs";
  * `jobId`: the job the process works; if the process ends before claiming it (it could not start,
  * or refused its arguments), the job is marked failed with what the process said.
  */
-export function startAgreementProcess(db: Db, jobId: string, args: readonly string[]): void {
+export async function startAgreementProcess(db: Db, jobId: string, args: readonly string[]): Promise<void> {
   const bin = path.join(installRoot(), "bin", "jury.cjs");
   if (!fs.existsSync(bin)) throw new Error(`${bin} is missing: the dashboard starts imports with it`);
   const child = spawn(process.execPath, [bin, "agreement", "_job", ...args], {
@@ -33,12 +33,12 @@ export function startAgreementProcess(db: Db, jobId: string, args: readonly stri
   child.on("error", (err) =>
     console.error(`jury: agreement job ${args.join(" ")} did not start:`, err.message),
   );
-  child.on("exit", (code) => {
+  child.on("exit", async (code) => {
     if (code === 0) return;
     const why = stderr.trim().slice(0, 2000) || `the process exited ${code}`;
     console.error(`jury: agreement job ${args.join(" ")} exited ${code}: ${why}`);
     try {
-      failQueuedJob(db, { id: jobId, error: why });
+      await failQueuedJob(db, { id: jobId, error: why });
     } catch {}
   });
   child.unref();

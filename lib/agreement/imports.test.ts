@@ -25,10 +25,24 @@ function problems(
   throw new Error("expected the import to be refused");
 }
 
+/** problems() of an import that reads the store (a promise). */
+async function importProblems(
+  fn: () => Promise<unknown>,
+): Promise<{ file: string; line: number | null; field: string; message: string }[]> {
+  try {
+    await fn();
+  } catch (err) {
+    if (isJuryError(err) && err.code === "invalid:import")
+      return (err.details?.problems ?? []) as Awaited<ReturnType<typeof importProblems>>;
+    throw err;
+  }
+  throw new Error("expected the import to be refused");
+}
+
 describe("TREC qrels import (examples/agreement/trec)", () => {
-  it("shows per judge accuracy, κ, quadratic κ, binary κ at the cut and the confusion matrix, as computed by hand", () => {
+  it("shows per judge accuracy, κ, quadratic κ, binary κ at the cut and the confusion matrix, as computed by hand", async () => {
     const { db } = tempDb();
-    const { setId, report } = importTrec(db, ex("trec/gold.qrels"), [
+    const { setId, report } = await importTrec(db, ex("trec/gold.qrels"), [
       ex("trec/judge-a.qrels"),
       ex("trec/judge-b.qrels"),
     ]);
@@ -88,7 +102,7 @@ describe("TREC qrels import (examples/agreement/trec)", () => {
     expect(pb.weightedKappa!.value).toBeCloseTo(118 / 133, 12);
 
     // the same figures from the stored set
-    const shown = showAgreement(db, setId);
+    const shown = await showAgreement(db, setId);
     expect(shown.kind).toBe("set");
     expect(JSON.parse(JSON.stringify(shown.report))).toEqual(JSON.parse(JSON.stringify(report)));
   });
@@ -101,14 +115,14 @@ describe("TREC qrels import (examples/agreement/trec)", () => {
     expect(p.judgments.map((j) => j.judge)).toEqual(["mine", "mine", "mine"]);
   });
 
-  it("refuses bad lines with file, line and field, and stores nothing", () => {
+  it("refuses bad lines with file, line and field, and stores nothing", async () => {
     const { db } = tempDb();
     const dir = tempDir();
     const gold = path.join(dir, "gold.qrels");
     const judge = path.join(dir, "judge.qrels");
     fs.writeFileSync(gold, "q1 0 d1 3\nq1 0 d2\nq1 0 d3 high\nq1 0 d4 7\nq1 0 d1 2\n");
     fs.writeFileSync(judge, "q1 0 d1 3\n");
-    const ps = problems(() => importTrec(db, gold, [judge]));
+    const ps = await importProblems(() => importTrec(db, gold, [judge]));
     expect(ps).toEqual([
       { file: gold, line: 2, field: "line", message: 'expected 4 fields "qid iter docid label", got 3' },
       { file: gold, line: 3, field: "field 4 (label)", message: '"high" is not a whole number' },
@@ -122,7 +136,9 @@ describe("TREC qrels import (examples/agreement/trec)", () => {
     ]);
     expect(listAgreementSets(db)).toEqual([]);
     // a file that cannot be read, a duplicate judge name, no judge file
-    expect(problems(() => importTrec(db, path.join(dir, "nope.qrels"), [judge]))[0]).toMatchObject({
+    expect(
+      (await importProblems(() => importTrec(db, path.join(dir, "nope.qrels"), [judge])))[0],
+    ).toMatchObject({
       file: path.join(dir, "nope.qrels"),
       field: "(file)",
     });
@@ -139,9 +155,9 @@ describe("TREC qrels import (examples/agreement/trec)", () => {
 });
 
 describe("LLMBar import (examples/agreement/llmbar)", () => {
-  it("shows accuracy per order, their mean and positional agreement exactly as computed by hand", () => {
+  it("shows accuracy per order, their mean and positional agreement exactly as computed by hand", async () => {
     const { db } = tempDb();
-    const { setId, report } = importLlmbar(db, ex("llmbar/dataset.json"), [
+    const { setId, report } = await importLlmbar(db, ex("llmbar/dataset.json"), [
       ex("llmbar/evaluators/GPT-4/Vanilla/result.json"),
       ex("llmbar/evaluators/Biased/FirstAlways/result.json"),
     ]);
@@ -186,9 +202,9 @@ describe("LLMBar import (examples/agreement/llmbar)", () => {
     expect(f.positionalAgreement.high as number).toBeLessThan(0.3);
   });
 
-  it("reads the gold from the result.json alone when no dataset is given, and names judges by their folder", () => {
+  it("reads the gold from the result.json alone when no dataset is given, and names judges by their folder", async () => {
     const { db } = tempDb();
-    const { report } = importLlmbar(db, null, [ex("llmbar/evaluators/GPT-4/Vanilla/result.json")]);
+    const { report } = await importLlmbar(db, null, [ex("llmbar/evaluators/GPT-4/Vanilla/result.json")]);
     expect(report.judges[0].judge).toBe("GPT-4/Vanilla");
     expect(report.judges[0].pairwise!.accuracy.original.value).toBe(8 / 12);
     expect(judgeNameFromPath("runs/LLMBar/Natural/evaluators/ChatGPT/Swap_CoT/result.json")).toBe(
@@ -197,7 +213,7 @@ describe("LLMBar import (examples/agreement/llmbar)", () => {
     expect(judgeNameFromPath("mine/result.json")).toBe("mine");
   });
 
-  it("refuses a bad result.json with the file, line and field of each problem, and stores nothing", () => {
+  it("refuses a bad result.json with the file, line and field of each problem, and stores nothing", async () => {
     const { db } = tempDb();
     const dir = tempDir();
     const dataset = JSON.parse(fs.readFileSync(ex("llmbar/dataset.json"), "utf8")).slice(0, 3);
@@ -218,7 +234,7 @@ describe("LLMBar import (examples/agreement/llmbar)", () => {
     const datasetLabelLine = dText
       .slice(0, dText.indexOf('"label"', dText.indexOf(dataset[2].input)))
       .split("\n").length;
-    const ps = problems(() => importLlmbar(db, dFile, [rFile]));
+    const ps = await importProblems(() => importLlmbar(db, dFile, [rFile]));
     expect(ps).toEqual([
       {
         file: rFile,
@@ -241,7 +257,7 @@ describe("LLMBar import (examples/agreement/llmbar)", () => {
     ]);
     // JSON that does not parse: its line
     fs.writeFileSync(rFile, '[\n  {"input": "x",\n  "results": [}\n]');
-    expect(problems(() => importLlmbar(db, dFile, [rFile]))[0]).toMatchObject({
+    expect((await importProblems(() => importLlmbar(db, dFile, [rFile])))[0]).toMatchObject({
       file: rFile,
       line: 3,
       field: "(JSON)",
@@ -273,9 +289,9 @@ function parseLlmbarProblems(items: unknown[]) {
 }
 
 describe("Jury's JSONL import", () => {
-  it("imports pass/fail judgments with gold and names what a judge did not label (examples/agreement/jsonl)", () => {
+  it("imports pass/fail judgments with gold and names what a judge did not label (examples/agreement/jsonl)", async () => {
     const { db } = tempDb();
-    const { report } = importJsonl(db, ex("jsonl/judgments.jsonl"));
+    const { report } = await importJsonl(db, ex("jsonl/judgments.jsonl"));
     expect(report.labels).toBe("pass_fail");
     const byName = Object.fromEntries(report.judges.map((j) => [j.judge, j]));
     // strict: 5 of 6 right; confusion rows gold pass, fail: [[2, 1], [0, 3]]

@@ -36,7 +36,7 @@ describe("imports as jobs", () => {
     expect(job).toMatchObject({ kind: "agreement", status: "done", error: null });
     expect(seen.at(-1)).toEqual([5, 5]); // 3 files read, then 2 judges
     expect(getAgreementReport(db, spec.setId)?.kind).toBe("set");
-    expect(storedReport(db, spec.setId)).toEqual({
+    expect(await storedReport(db, spec.setId)).toEqual({
       kind: "set",
       report: JSON.parse(JSON.stringify(r.report)),
     });

@@ -12,11 +12,11 @@ import {
   getAgreementJudgments,
   getAgreementReport,
   getAgreementSet,
-  insertAgreementSet,
   putAgreementReport,
   runAgreementStamp,
   SET_STAMP,
 } from "@/db/queries/agreement";
+import { insertAgreementSetWithReport } from "@/db/queries/agreement-tx";
 import { getRunById } from "@/db/queries/runs";
 import { type JobContext, runJob } from "../jobs/runner";
 import { readUtf8File } from "../read-text";
@@ -130,17 +130,14 @@ export async function importWork(
     createdAt: new Date(),
   };
   const report = await computeSetReport(set, parsed.items, parsed.judgments, { ...p, offset: files });
-  db.$client.transaction(() => {
-    insertAgreementSet(db, { id: spec.setId, ...parsed }, set.createdAt);
-    putAgreementReport(db, {
-      subjectId: spec.setId,
-      kind: "set",
-      stamp: SET_STAMP,
-      report: JSON.stringify(report),
-      cpuMs: cpuMs(start),
-      computedAt: new Date(),
-    });
-  })();
+  await insertAgreementSetWithReport(db, { id: spec.setId, ...parsed }, set.createdAt, {
+    subjectId: spec.setId,
+    kind: "set",
+    stamp: SET_STAMP,
+    report: JSON.stringify(report),
+    cpuMs: cpuMs(start),
+    computedAt: new Date(),
+  });
   return { setId: spec.setId, report };
 }
 
@@ -179,10 +176,10 @@ export async function runImportJob(
 }
 
 /** The stored report of an import or run when it is current; undefined when missing or stale. */
-export function storedReport(db: Db, id: string): AgreementShown | undefined {
-  const r = getAgreementReport(db, id);
+export async function storedReport(db: Db, id: string): Promise<AgreementShown | undefined> {
+  const r = await getAgreementReport(db, id);
   if (!r) return undefined;
-  const stamp = r.kind === "set" ? SET_STAMP : runAgreementStamp(db, id);
+  const stamp = r.kind === "set" ? SET_STAMP : await runAgreementStamp(db, id);
   if (r.stamp !== stamp) return undefined;
   return { kind: r.kind, report: JSON.parse(r.report) } as AgreementShown;
 }
@@ -194,21 +191,26 @@ export async function reportWork(
   p: Progress & { bootstrap?: BootstrapOptions } = {},
 ): Promise<AgreementShown | undefined> {
   const start = process.cpuUsage();
-  const set = getAgreementSet(db, id);
+  const set = await getAgreementSet(db, id);
   let shown: AgreementShown;
   let stamp: string;
   if (set) {
-    const report = await computeSetReport(set, getAgreementItems(db, id), getAgreementJudgments(db, id), p);
+    const report = await computeSetReport(
+      set,
+      await getAgreementItems(db, id),
+      await getAgreementJudgments(db, id),
+      p,
+    );
     shown = { kind: "set", report };
     stamp = SET_STAMP;
   } else {
-    stamp = runAgreementStamp(db, id);
+    stamp = await runAgreementStamp(db, id);
     const { showRunAgreement } = await import("./service");
-    const run = showRunAgreement(db, id, p.bootstrap);
+    const run = await showRunAgreement(db, id, p.bootstrap);
     if (!run) return undefined;
     shown = { kind: "run", report: run };
   }
-  putAgreementReport(db, {
+  await putAgreementReport(db, {
     subjectId: id,
     kind: shown.kind,
     stamp,
@@ -225,9 +227,9 @@ export async function currentReport(
   id: string,
   opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<AgreementShown | undefined> {
-  const stored = storedReport(db, id);
+  const stored = await storedReport(db, id);
   if (stored) return stored;
-  if (!getAgreementSet(db, id) && !getRunById(db, { id })) return undefined;
+  if (!(await getAgreementSet(db, id)) && !(await getRunById(db, { id }))) return undefined;
   let shown: AgreementShown | undefined;
   const outcome = await runJob(
     db,

@@ -9,14 +9,14 @@ import { JuryError } from "../errors";
 
 export type LabelTarget = { runId: string; caseId: string; criterionId: string };
 
-export function checkLabelTarget(
+export async function checkLabelTarget(
   db: Db,
   t: LabelTarget,
   score: number | null,
-): { scale: [number, number]; threshold: number } {
-  if (!getRunById(db, { id: t.runId }))
+): Promise<{ scale: [number, number]; threshold: number }> {
+  if (!(await getRunById(db, { id: t.runId })))
     throw new JuryError("not_found", `No run with id "${t.runId}"`, { field: "runId" });
-  const c = getRunCases(db, { runId: t.runId }).find((x) => x.caseId === t.caseId);
+  const c = (await getRunCases(db, { runId: t.runId })).find((x) => x.caseId === t.caseId);
   if (!c)
     throw new JuryError("invalid:label", `Run ${t.runId} has no case "${t.caseId}"`, { field: "caseId" });
   const cr = c.criteria.find((x) => x.id === t.criterionId);

@@ -197,7 +197,7 @@ export async function runPairwise(
       return x;
     };
     if (!opts.noCache) {
-      const hit = getCachedResponse(db, key);
+      const hit = await getCachedResponse(db, key);
       if (hit) {
         const p = parsePairwise(hit.text, order, c.allow_tie);
         if (p.ok)
@@ -230,7 +230,12 @@ export async function runPairwise(
       });
       const p = parsePairwise(r.text, order, c.allow_tie);
       if (p.ok)
-        putResponse(db, { key, text: r.text, inputTokens: r.inputTokens, outputTokens: r.outputTokens });
+        await putResponse(db, {
+          key,
+          text: r.text,
+          inputTokens: r.inputTokens,
+          outputTokens: r.outputTokens,
+        });
       return finish({
         ...base,
         label: p.ok ? p.winner : null,
@@ -258,7 +263,7 @@ export async function runPairwise(
     suite.items.flatMap((item) => judges.flatMap((judge) => orders.map((order) => one(item, judge, order)))),
   );
   const setId = `pw-${randomUUID().slice(0, 8)}`;
-  insertAgreementSet(db, {
+  await insertAgreementSet(db, {
     id: setId,
     kind: "pairwise",
     name: opts.name ?? `${c.id} (${path.basename(path.resolve(suite.dir))})`,
@@ -279,7 +284,8 @@ export async function runPairwise(
     })),
     judgments,
   });
-  const set = getAgreementSet(db, setId);
+  const set = await getAgreementSet(db, setId);
   if (!set) throw new Error(`set ${setId} was not stored`);
-  return { setId, report: setReport(set, getAgreementItems(db, setId), getAgreementJudgments(db, setId)) };
+  const items = await getAgreementItems(db, setId);
+  return { setId, report: setReport(set, items, await getAgreementJudgments(db, setId)) };
 }

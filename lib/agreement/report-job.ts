@@ -9,11 +9,11 @@ import { startAgreementProcess } from "./background";
 import { reportJobId } from "./jobs";
 
 /** Starts the report job of `id` unless it is already queued or running; returns the job id. */
-export function ensureReportJob(db: Db, id: string): string {
+export async function ensureReportJob(db: Db, id: string): Promise<string> {
   const jobId = reportJobId(id);
-  const job = getJob(db, { id: jobId });
+  const job = await getJob(db, { id: jobId });
   if (job?.status === "queued" || job?.status === "running") return jobId;
-  requeueJob(db, { id: jobId, kind: "agreement" });
-  startAgreementProcess(db, jobId, ["report", id]);
+  await requeueJob(db, { id: jobId, kind: "agreement" });
+  await startAgreementProcess(db, jobId, ["report", id]);
   return jobId;
 }

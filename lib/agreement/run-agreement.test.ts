@@ -28,9 +28,9 @@ const HUMAN = [
 ];
 
 describe("verdict labels", () => {
-  it("keeps every change with its source, who and the label before, and undoes them one at a time", () => {
+  it("keeps every change with its source, who and the label before, and undoes them one at a time", async () => {
     const { db } = tempDb();
-    const runId = seedRun(db);
+    const runId = await seedRun(db);
     const k = { runId, caseId: "c1", criterionId: "helpful" };
     expect(setVerdictLabel(db, k, { passed: true, score: null }, { labeller: "ana" })).toEqual({
       changed: true,
@@ -71,9 +71,9 @@ describe("verdict labels", () => {
     expect(removeVerdictLabel(db, k).changed).toBe(false);
   });
 
-  it("an import sets many labels at once and the runs list says how many cells are labelled", () => {
+  it("an import sets many labels at once and the runs list says how many cells are labelled", async () => {
     const { db } = tempDb();
-    const runId = seedRun(db);
+    const runId = await seedRun(db);
     expect(listLabelledRuns(db)).toEqual([]);
     const n = setVerdictLabels(
       db,
@@ -87,13 +87,13 @@ describe("verdict labels", () => {
 });
 
 describe("run agreement", () => {
-  it("recomputes, from the stored labels and samples, the figures per judge and for the panel", () => {
+  it("recomputes, from the stored labels and samples, the figures per judge and for the panel", async () => {
     const { db } = tempDb();
-    const runId = seedRun(db);
+    const runId = await seedRun(db);
     // 6 of 8 cells labelled: the run is labelled partly
     for (const [i, l] of HUMAN.entries())
       setVerdictLabel(db, { runId, caseId: CASES[i], criterionId: "helpful" }, l);
-    const shown = showAgreement(db, runId);
+    const shown = await showAgreement(db, runId);
     expect(shown.kind).toBe("run");
     if (shown.kind !== "run") return;
     const r = shown.report;

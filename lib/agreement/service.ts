@@ -55,26 +55,30 @@ export function readImportFiles(paths: readonly string[]): ImportFile[] {
 }
 
 /** Stores a validated import with its report, and returns its id and report. */
-export function storeImport(
+export async function storeImport(
   db: Db,
   parsed: ParsedImport,
   bootstrap?: BootstrapOptions,
-): { setId: string; report: SetReport } {
+): Promise<{ setId: string; report: SetReport }> {
   const setId = `${parsed.kind}-${randomUUID().slice(0, 8)}`;
-  insertAgreementSet(db, { id: setId, ...parsed });
-  return { setId, report: computeSet(db, setId, bootstrap) as SetReport };
+  await insertAgreementSet(db, { id: setId, ...parsed });
+  return { setId, report: (await computeSet(db, setId, bootstrap)) as SetReport };
 }
 
 /** Computes a set's report from its stored rows and stores it. */
-function computeSet(db: Db, setId: string, bootstrap?: BootstrapOptions): SetReport | undefined {
-  const set = getAgreementSet(db, setId);
+async function computeSet(
+  db: Db,
+  setId: string,
+  bootstrap?: BootstrapOptions,
+): Promise<SetReport | undefined> {
+  const set = await getAgreementSet(db, setId);
   if (!set) return undefined;
+  const items = await getAgreementItems(db, setId);
+  const judgments = await getAgreementJudgments(db, setId);
   const start = process.cpuUsage();
-  const report = setReport(set, getAgreementItems(db, setId), getAgreementJudgments(db, setId), {
-    bootstrap,
-  });
+  const report = setReport(set, items, judgments, { bootstrap });
   const cpu = process.cpuUsage(start);
-  putAgreementReport(db, {
+  await putAgreementReport(db, {
     subjectId: setId,
     kind: "set",
     stamp: SET_STAMP,
@@ -85,27 +89,27 @@ function computeSet(db: Db, setId: string, bootstrap?: BootstrapOptions): SetRep
   return report;
 }
 
-export function importTrec(db: Db, gold: string, judges: readonly string[], opts: TrecOptions = {}) {
+export async function importTrec(db: Db, gold: string, judges: readonly string[], opts: TrecOptions = {}) {
   const [g, ...j] = readImportFiles([gold, ...judges]);
-  return storeImport(db, parseTrecImport(g, j, opts));
+  return await storeImport(db, parseTrecImport(g, j, opts));
 }
 
-export function importLlmbar(
+export async function importLlmbar(
   db: Db,
   dataset: string | null,
   results: readonly string[],
   opts: LlmbarOptions = {},
 ) {
   const files = readImportFiles(dataset ? [dataset, ...results] : results);
-  return storeImport(
+  return await storeImport(
     db,
     dataset ? parseLlmbarImport(files[0], files.slice(1), opts) : parseLlmbarImport(null, files, opts),
   );
 }
 
-export function importJsonl(db: Db, file: string, opts: JsonlOptions = {}) {
+export async function importJsonl(db: Db, file: string, opts: JsonlOptions = {}) {
   const [f] = readImportFiles([file]);
-  return storeImport(db, parseJsonlImport(f, opts));
+  return await storeImport(db, parseJsonlImport(f, opts));
 }
 
 /**
@@ -113,44 +117,50 @@ export function importJsonl(db: Db, file: string, opts: JsonlOptions = {}) {
  * is none (sets imported before reports were stored); undefined when there is no such set. With
  * `bootstrap` options the report is computed afresh and not stored.
  */
-export function showSet(db: Db, setId: string, bootstrap?: BootstrapOptions): SetReport | undefined {
+export async function showSet(
+  db: Db,
+  setId: string,
+  bootstrap?: BootstrapOptions,
+): Promise<SetReport | undefined> {
   if (!bootstrap) {
-    const stored = getAgreementReport(db, setId);
+    const stored = await getAgreementReport(db, setId);
     if (stored?.kind === "set" && stored.stamp === SET_STAMP) return JSON.parse(stored.report) as SetReport;
   }
   if (bootstrap) {
-    const set = getAgreementSet(db, setId);
+    const set = await getAgreementSet(db, setId);
     if (!set) return undefined;
-    return setReport(set, getAgreementItems(db, setId), getAgreementJudgments(db, setId), { bootstrap });
+    return setReport(set, await getAgreementItems(db, setId), await getAgreementJudgments(db, setId), {
+      bootstrap,
+    });
   }
-  return computeSet(db, setId);
+  return await computeSet(db, setId);
 }
 
 /** A run's agreement with its labels, or undefined when there is no such run. */
-export function showRunAgreement(
+export async function showRunAgreement(
   db: Db,
   runId: string,
   bootstrap?: BootstrapOptions,
-): RunAgreement | undefined {
-  const run = getRunById(db, { id: runId });
+): Promise<RunAgreement | undefined> {
+  const run = await getRunById(db, { id: runId });
   if (!run) return undefined;
-  const stamp = runAgreementStamp(db, runId);
+  const stamp = await runAgreementStamp(db, runId);
   if (!bootstrap) {
-    const stored = getAgreementReport(db, runId);
+    const stored = await getAgreementReport(db, runId);
     if (stored?.kind === "run" && stored.stamp === stamp) return JSON.parse(stored.report) as RunAgreement;
   }
+  const cases = await getRunCases(db, { runId });
+  const results = await getRunResults(db, { runId });
+  const samples = await getRunSamples(db, { runId });
+  const labels = await listVerdictLabels(db, runId);
   const start = process.cpuUsage();
-  const report = runAgreement(
-    runId,
-    getRunCases(db, { runId }),
-    getRunResults(db, { runId }),
-    getRunSamples(db, { runId }),
-    listVerdictLabels(db, runId),
-    { judges: run.options.judges, bootstrap },
-  );
+  const report = runAgreement(runId, cases, results, samples, labels, {
+    judges: run.options.judges,
+    bootstrap,
+  });
   if (!bootstrap) {
     const cpu = process.cpuUsage(start);
-    putAgreementReport(db, {
+    await putAgreementReport(db, {
       subjectId: runId,
       kind: "run",
       stamp,
@@ -165,10 +175,14 @@ export function showRunAgreement(
 export type AgreementShown = { kind: "set"; report: SetReport } | { kind: "run"; report: RunAgreement };
 
 /** A set id or a run id: its figures. An id that is neither is a usage error naming it. */
-export function showAgreement(db: Db, id: string, bootstrap?: BootstrapOptions): AgreementShown {
-  const set = showSet(db, id, bootstrap);
+export async function showAgreement(
+  db: Db,
+  id: string,
+  bootstrap?: BootstrapOptions,
+): Promise<AgreementShown> {
+  const set = await showSet(db, id, bootstrap);
   if (set) return { kind: "set", report: set };
-  const run = showRunAgreement(db, id, bootstrap);
+  const run = await showRunAgreement(db, id, bootstrap);
   if (run) return { kind: "run", report: run };
   throw new JuryError(
     "not_found",

@@ -13,30 +13,31 @@ export type QueryProgress = {
 };
 
 /** A query is complete when every memory in its pool (what any configuration surfaced) has a judgment. */
-export function annotationProgress(
+export async function annotationProgress(
   db: Db,
   collection: string,
-): { queries: QueryProgress[]; complete: number; annotations: number; needsAnnotation: number } {
-  const all = listAnnotations(db, collection);
+): Promise<{ queries: QueryProgress[]; complete: number; annotations: number; needsAnnotation: number }> {
+  const all = await listAnnotations(db, collection);
   const byQuery = new Map<string, Set<string>>();
   for (const a of all) {
     const s = byQuery.get(a.queryId) ?? new Set<string>();
     s.add(a.memoryId);
     byQuery.set(a.queryId, s);
   }
-  const queries = listStudyQueries(db, collection).map((q) => {
-    const pool = pooledMemoryIds(db, collection, q.queryId);
+  const queries: QueryProgress[] = [];
+  for (const q of await listStudyQueries(db, collection)) {
+    const pool = await pooledMemoryIds(db, collection, q.queryId);
     const judged = byQuery.get(q.queryId) ?? new Set<string>();
     const annotated = pool.filter((m) => judged.has(m)).length;
-    return {
+    queries.push({
       queryId: q.queryId,
       text: q.text,
       labelled: q.labelled,
       pooled: pool.length,
       annotated,
       complete: q.labelled && (pool.length > 0 ? annotated === pool.length : judged.size > 0),
-    };
-  });
+    });
+  }
   return {
     queries,
     complete: queries.filter((q) => q.complete).length,

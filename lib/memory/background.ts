@@ -4,13 +4,13 @@ import type { Settings } from "../settings/schema";
 import { createExperiment, executeExperiment } from "./experiment";
 
 /** Starts an experiment inside the server process without waiting; it writes each query's result as it goes. */
-export function startExperimentInBackground(
+export async function startExperimentInBackground(
   db: Db,
   collection: string,
   config: RetrievalConfig,
   settings: Settings,
-): string {
-  const id = createExperiment(db, { collection, config });
+): Promise<string> {
+  const id = await createExperiment(db, { collection, config });
   executeExperiment(db, id, { collection, config, settings }).catch((err) =>
     console.error(`experiment ${id} failed:`, err instanceof Error ? err.message : err),
   );

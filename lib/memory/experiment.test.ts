@@ -18,7 +18,7 @@ it("a judge configuration stores, per query, the BM25 pool the judge saw and a k
   // keep the first two candidates shown, whatever they are
   server.setScript(() => ({ json: { keep: [0, 1] } }));
   const { db } = tempDb();
-  importStudyFolder(db, path.resolve(__dirname, "../../examples/memory-study"), "s");
+  await importStudyFolder(db, path.resolve(__dirname, "../../examples/memory-study"), "s");
   const config = {
     kind: "single" as const,
     mode: "auto" as const,

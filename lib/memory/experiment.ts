@@ -3,18 +3,17 @@ import type { Db } from "@/db/client";
 import {
   finishExperiment,
   getExperimentResults,
-  insertExperiment,
   insertExperimentResult,
   setExperimentStatus,
 } from "@/db/queries/experiments";
+import { insertExperimentWithJob } from "@/db/queries/memory-tx";
 import { listStudyQueries } from "@/db/queries/study";
 import type { experimentResults, RetrievalConfig, RunStatus } from "@/db/schema";
-import { enqueueJob, runJob } from "../jobs/runner";
+import { runJob } from "../jobs/runner";
 import { costOf, resolvePrice } from "../pricing";
 import type { Settings } from "../settings/schema";
-import { retrieveCandidates } from "./candidates";
 import { RETRIEVAL_KIND_LABELS } from "./kinds";
-import { retrieveMemories } from "./retrieve";
+import { retrieveCandidatesFrom, retrieveMemories } from "./retrieve";
 
 /** Candidates kept for BM25 runs by default, so ranked metrics (nDCG@10, recall@100) can be computed. */
 export const BM25_RUN_DEPTH = 100;
@@ -59,27 +58,29 @@ export async function runExperiment(
     onProgress?: (done: number, total: number) => void;
   },
 ): Promise<string> {
-  const id = createExperiment(db, input);
+  const id = await createExperiment(db, input);
   await executeExperiment(db, id, input);
   return id;
 }
 
 /** Inserts the experiment and its job, without running it. */
-export function createExperiment(
+export async function createExperiment(
   db: Db,
   input: { id?: string; collection: string; config: ExperimentConfig; label?: string },
-): string {
+): Promise<string> {
   const id = input.id ?? `exp_${randomBytes(5).toString("hex")}`;
-  const total = listStudyQueries(db, input.collection).length;
-  db.transaction(() => {
-    insertExperiment(db, {
+  const total = (await listStudyQueries(db, input.collection)).length;
+  // the experiment and its job (enqueueJob's row) together
+  await insertExperimentWithJob(
+    db,
+    {
       id,
       collection: input.collection,
       label: input.label ?? describeConfig(input.config),
       config: input.config,
-    });
-    enqueueJob(db, { id, kind: "experiment", total });
-  });
+    },
+    total,
+  );
   return id;
 }
 
@@ -98,13 +99,13 @@ export async function executeExperiment(
     onProgress?: (done: number, total: number) => void;
   },
 ): Promise<RunStatus> {
-  const queries = listStudyQueries(db, input.collection);
-  const finished = new Set(getExperimentResults(db, id).map((r) => r.queryId));
+  const queries = await listStudyQueries(db, input.collection);
+  const finished = new Set((await getExperimentResults(db, id)).map((r) => r.queryId));
   const outcome = await runJob(
     db,
     { id, kind: "experiment", total: queries.length },
     async (ctx) => {
-      setExperimentStatus(db, id, "running");
+      await setExperimentStatus(db, id, "running");
       let done = finished.size;
       for (const q of queries) {
         if (finished.has(q.queryId)) continue;
@@ -117,7 +118,7 @@ export async function executeExperiment(
           throw err;
         }
         try {
-          insertExperimentResult(db, row);
+          await insertExperimentResult(db, row);
         } catch (err) {
           ctx.failStorage(err);
           break;
@@ -134,7 +135,7 @@ export async function executeExperiment(
   );
   if (outcome.lost) return outcome.status; // another process works it now
   try {
-    finishExperiment(db, id, outcome.status, outcome.error ?? undefined);
+    await finishExperiment(db, id, outcome.status, outcome.error ?? undefined);
   } catch {
     // the disk may still be full: recovery at the next start marks it interrupted
   }
@@ -151,7 +152,7 @@ async function runQuery(
   const { collection, config, settings } = input;
   const started = performance.now();
   if (config.kind === "bm25") {
-    const { candidates } = retrieveCandidates(db, {
+    const { candidates } = await retrieveCandidatesFrom(db, {
       collection,
       prompt: q.text,
       mode: config.mode,

@@ -30,7 +30,7 @@ function studyFolder(): string {
 describe("import-study: a query without `relevant` needs annotation", () => {
   it("stores it unlabelled, with no label, and leaves it out of every metric", async () => {
     const { db } = tempDb();
-    const r = importStudyFolder(db, studyFolder(), "s");
+    const r = await importStudyFolder(db, studyFolder(), "s");
     expect(r).toMatchObject({ memories: 3, queries: 3, qrels: 1, needsAnnotation: 1, origin: "import" });
     expect(listStudyQueries(db, "s").map((q) => [q.queryId, q.labelled])).toEqual([
       ["q1", true],
@@ -51,7 +51,7 @@ describe("import-study: a query without `relevant` needs annotation", () => {
         .map((x) => x.queryId)
         .sort(),
     ).toEqual(["q1", "q2", "q3"]);
-    const rep = singleExperimentReport(db, id, {});
+    const rep = await singleExperimentReport(db, id, {});
     expect(rep.needsAnnotation).toBe(1);
     expect(rep.metrics.annotatedQueries).toBe(2);
     expect(rep.metrics.unlabelledQueries).toBe(1);
@@ -61,23 +61,23 @@ describe("import-study: a query without `relevant` needs annotation", () => {
     expect(rep.metrics.recall).toMatchObject({ n: 1, mean: 1 });
     // q2's retrieved memory is counted as needing annotation, not as relevant or not
     expect(rep.metrics.needsAnnotation).toBe(1);
-    expect(studyReport(db, "s", {}).needsAnnotation).toBe(1);
+    expect((await studyReport(db, "s", {})).needsAnnotation).toBe(1);
   });
 
-  it("marks the bundled example's labels as example labels", () => {
+  it("marks the bundled example's labels as example labels", async () => {
     const { db } = tempDb();
-    const r = importStudyFolder(db, path.resolve(__dirname, "../../examples/memory-study"), "ex");
+    const r = await importStudyFolder(db, path.resolve(__dirname, "../../examples/memory-study"), "ex");
     expect(r).toMatchObject({ origin: "example", needsAnnotation: 0, queries: 20 });
     expect(getStudyMeta(db, "ex")).toMatchObject({ origin: "example", labelConvention: "annotated" });
     expect(new Set(listAnnotations(db, "ex").map((a) => a.source))).toEqual(new Set(["example"]));
   });
 
-  it("refuses to mix two sources of labels in one collection", () => {
+  it("refuses to mix two sources of labels in one collection", async () => {
     const { db } = tempDb();
-    importStudyFolder(db, studyFolder(), "s");
-    expect(() => importStudyFolder(db, path.resolve(__dirname, "../../examples/memory-study"), "s")).toThrow(
-      /already holds a study whose labels come from import, not example/,
-    );
+    await importStudyFolder(db, studyFolder(), "s");
+    await expect(
+      importStudyFolder(db, path.resolve(__dirname, "../../examples/memory-study"), "s"),
+    ).rejects.toThrow(/already holds a study whose labels come from import, not example/);
   });
 });
 
@@ -146,7 +146,7 @@ describe("import-beir: one split, trec_eval's convention", () => {
 
   it("headline precision is trec_eval's set precision of the exported run (hand-computed: 2/3), not precision over judged documents (1)", async () => {
     const { db } = tempDb();
-    expect(importBeir(db, beirFixture(), "b")).toMatchObject({
+    expect(await importBeir(db, beirFixture(), "b")).toMatchObject({
       memories: 6,
       queries: 2,
       qrels: 4,
@@ -161,7 +161,7 @@ describe("import-beir: one split, trec_eval's convention", () => {
       shuffle: false,
     };
     const id = await runExperiment(db, { collection: "b", config, settings: defaultSettings });
-    const m = singleExperimentReport(db, id, {}).metrics;
+    const m = (await singleExperimentReport(db, id, {})).metrics;
     // q1 retrieves d1, d2, d3 (d1 relevant): set_P 1/3, set_recall 1; q2 retrieves d4, d5 (both
     // relevant, d6 is not found): set_P 1, set_recall 2/3. Means: set_P 2/3, recall 5/6.
     expect(m.convention).toBe("qrels");
@@ -186,12 +186,12 @@ describe("import-beir: one split, trec_eval's convention", () => {
 
   it("the study's ranked figures on the fixture: nDCG@10 and R@100 as trec_eval computes them", async () => {
     const { db } = tempDb();
-    importBeir(db, beirFixture(), "b");
+    await importBeir(db, beirFixture(), "b");
     const config = { kind: "bm25" as const, mode: "search" as const, topK: 1, poolSize: 100, shuffle: false };
     const id = await runExperiment(db, { collection: "b", config, settings: defaultSettings });
     const rows = getExperimentResults(db, id);
     const q1 = rows.find((r) => r.queryId === "q1")!;
-    const m = singleExperimentReport(db, id, {}).metrics;
+    const m = (await singleExperimentReport(db, id, {})).metrics;
     // top 1: P@1 and set_P are 1 where the top document is relevant
     const q1Top = q1.retrieved[0] === "d1" ? 1 : 0;
     expect(m.precisionAtK.mean).toBeCloseTo((q1Top + 1) / 2, 12);

@@ -3,15 +3,8 @@ import path from "node:path";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { type MemoryInput, upsertMemories } from "@/db/queries/memories";
-import {
-  type Annotation,
-  getStudyMeta,
-  type LabelConvention,
-  type StudyQuery,
-  setAnnotations,
-  setStudyMeta,
-  upsertStudyQueries,
-} from "@/db/queries/study";
+import { writeStudy } from "@/db/queries/memory-tx";
+import { type Annotation, getStudyMeta, type StudyQuery } from "@/db/queries/study";
 import { JuryError } from "../errors";
 import { jsonSyntaxError, parseJsonText, readTextFileSafe } from "../read-text";
 
@@ -74,8 +67,8 @@ export function readMemoryFolder(dir: string): MemoryInput[] {
   return out;
 }
 
-export function importMemoryFolder(db: Db, dir: string, collection: string): number {
-  return upsertMemories(db, collection, readMemoryFolder(dir));
+export async function importMemoryFolder(db: Db, dir: string, collection: string): Promise<number> {
+  return await upsertMemories(db, collection, readMemoryFolder(dir));
 }
 
 function readJsonl(
@@ -226,8 +219,8 @@ export function readBeir(dir: string, opts: { split?: string } = {}): BeirData {
  * An import may add to a collection whose labels came from the same place (a re-import), never
  * mix two sources of ground truth in one collection.
  */
-function checkOrigin(db: Db, collection: string, origin: string): void {
-  const meta = getStudyMeta(db, collection);
+async function checkOrigin(db: Db, collection: string, origin: string): Promise<void> {
+  const meta = await getStudyMeta(db, collection);
   if (meta && meta.origin !== origin)
     throw new JuryError(
       "usage",
@@ -236,23 +229,23 @@ function checkOrigin(db: Db, collection: string, origin: string): void {
 }
 
 /** Writes a whole collection in one transaction: all of it, or nothing. Its labels follow trec_eval's convention. */
-export function importBeir(
+export async function importBeir(
   db: Db,
   dir: string,
   collection: string,
   opts: { split?: string } = {},
-): {
+): Promise<{
   memories: number;
   queries: number;
   qrels: number;
   split: string;
   files: string[];
   queriesNotInSplit: number;
-} {
+}> {
   const data = readBeir(dir, opts);
   const origin = `beir:${data.split}`;
-  checkOrigin(db, collection, origin);
-  writeStudy(db, collection, data, { labelConvention: "qrels", origin });
+  await checkOrigin(db, collection, origin);
+  await writeStudy(db, collection, data, { labelConvention: "qrels", origin });
   return {
     memories: data.memories.length,
     queries: data.queries.length,
@@ -279,11 +272,11 @@ const studyFileSchema = z.object({ labels: z.enum(["example", "import"]).optiona
  * needs annotation (no label, out of every metric until a person labels it). study.json's
  * `"labels": "example"` marks the labels as an example's (the bundled example study).
  */
-export function importStudyFolder(
+export async function importStudyFolder(
   db: Db,
   dir: string,
   collection: string,
-): { memories: number; queries: number; qrels: number; needsAnnotation: number; origin: string } {
+): Promise<{ memories: number; queries: number; qrels: number; needsAnnotation: number; origin: string }> {
   const memories = readMemoryFolder(path.join(dir, "memories"));
   const file = path.join(dir, "queries.json");
   const r = studyQueriesSchema.safeParse(parseJsonText(readText(file, dir), file, "invalid:import"));
@@ -310,8 +303,8 @@ export function importStudyFolder(
     for (const id of ids)
       qrels.push({ queryId: q.id, memoryId: id, relevance: relevant.has(id) ? 1 : 0, source });
   }
-  checkOrigin(db, collection, origin);
-  writeStudy(db, collection, { memories, queries, qrels }, { labelConvention: "annotated", origin });
+  await checkOrigin(db, collection, origin);
+  await writeStudy(db, collection, { memories, queries, qrels }, { labelConvention: "annotated", origin });
   return {
     memories: memories.length,
     queries: queries.length,
@@ -319,21 +312,4 @@ export function importStudyFolder(
     needsAnnotation: queries.filter((q) => !q.labelled).length,
     origin,
   };
-}
-
-/** BEGIN IMMEDIATE: take the write lock up front, so a concurrent writer makes this wait (busy_timeout), not fail. */
-function writeStudy(
-  db: Db,
-  collection: string,
-  d: { memories: MemoryInput[]; queries: StudyQuery[]; qrels: Annotation[] },
-  meta: { labelConvention: LabelConvention; origin: string },
-) {
-  db.$client
-    .transaction(() => {
-      upsertMemories(db, collection, d.memories);
-      upsertStudyQueries(db, collection, d.queries);
-      setAnnotations(db, collection, d.qrels);
-      setStudyMeta(db, collection, meta);
-    })
-    .immediate();
 }

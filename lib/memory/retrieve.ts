@@ -1,10 +1,11 @@
+import type { PgDb } from "@/db/pg/client";
 import type { DroppedMemory, MemoryRow, ScoredMemory } from "@/db/queries/memories";
-import type { SqlDb as Db } from "@/db/sqlite";
+import type { SqlDb } from "@/db/sqlite";
 import { errorMessage, hasErrorCode, JuryError } from "../errors";
 import { costOf, resolvePrice } from "../pricing";
 import { redactSecrets } from "../redact";
 import type { MemoryJudgeSettings, Settings } from "../settings/schema";
-import { type RetrievalMode, retrieveCandidates } from "./candidates";
+import { type CandidateResult, type RetrievalMode, retrieveCandidates } from "./candidates";
 import type { JudgeCallStats } from "./judge";
 import { extractRecentContext } from "./transcript";
 
@@ -35,8 +36,33 @@ export type RetrievalOutcome = {
   latencyMs: number;
 };
 
+/**
+ * The store memories are read from: a SQLite connection (the hook's own, without drizzle, or a SQLite
+ * store) or a PostgreSQL store.
+ */
+export type MemoryDb = SqlDb | PgDb;
+
+const onPg = (db: MemoryDb): db is PgDb => (db as { engine?: string }).engine === "pg";
+
+type CandidateQuery = Parameters<typeof retrieveCandidates>[1];
+
+/**
+ * BM25 candidates from either store: SQLite's FTS5 (lib/memory/candidates.ts, synchronous) or
+ * PostgreSQL's index (lib/memory/candidates-pg.ts, loaded only on PostgreSQL).
+ */
+export async function retrieveCandidatesFrom(
+  db: MemoryDb,
+  q: CandidateQuery,
+): Promise<CandidateResult | { candidates: ScoredMemory[]; engine: "pg-bm25" }> {
+  if (!onPg(db)) return retrieveCandidates(db, q);
+  // through the judge's module: the hook's bundle leaves it out (it never runs on PostgreSQL)
+  const { retrieveCandidatesPg } = await import("./judge-runtime");
+  const { candidates, engine } = await retrieveCandidatesPg(db, q);
+  return { candidates, engine };
+}
+
 export type RetrieveInput = {
-  db: Db;
+  db: MemoryDb;
   collection: string;
   prompt: string;
   mode: RetrievalMode;
@@ -63,12 +89,16 @@ export async function retrieveMemories(input: RetrieveInput): Promise<RetrievalO
   const modeCfg = cfg.modes[input.mode];
   const standardK = modeCfg.max_output;
 
-  const { candidates, engine } = retrieveCandidates(input.db, {
+  const q: CandidateQuery = {
     collection: input.collection,
     prompt: input.prompt,
     mode: input.mode,
     poolSize: modeCfg.candidate_pool_size ?? cfg.candidate_pool_size,
-  });
+  };
+  // SQLite (the hook) stays synchronous here: no promise on its path
+  const { candidates, engine } = onPg(input.db)
+    ? await retrieveCandidatesFrom(input.db, q)
+    : retrieveCandidates(input.db, q);
   const done = (
     o: Omit<RetrievalOutcome, "latencyMs" | "pool" | "poolMemories" | "candidates" | "dropped" | "costUsd"> &
       Partial<Pick<RetrievalOutcome, "dropped" | "costUsd">>,

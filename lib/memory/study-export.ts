@@ -91,9 +91,9 @@ export const METRIC_COLUMNS = [
 export type MetricRow = Record<(typeof METRIC_COLUMNS)[number], string | number | boolean | null>;
 
 /** Throws `not_found:collection` naming the collections there are. */
-export function requireStudy(db: Db, collection: string): void {
-  if (countMemories(db, collection) > 0) return;
-  const known = listStudies(db).map((s) => s.collection);
+export async function requireStudy(db: Db, collection: string): Promise<void> {
+  if ((await countMemories(db, collection)) > 0) return;
+  const known = (await listStudies(db)).map((s) => s.collection);
   throw new JuryError(
     "not_found:collection",
     `No collection "${collection}" (${known.length ? `there are: ${known.join(", ")}` : "none imported yet"})`,
@@ -101,10 +101,10 @@ export function requireStudy(db: Db, collection: string): void {
 }
 
 /** Every stored label of a collection, by query id then memory id. */
-export function labelRows(db: Db, collection: string): LabelRow[] {
-  requireStudy(db, collection);
-  const text = new Map(listStudyQueries(db, collection).map((q) => [q.queryId, q.text]));
-  return listAnnotations(db, collection)
+export async function labelRows(db: Db, collection: string): Promise<LabelRow[]> {
+  await requireStudy(db, collection);
+  const text = new Map((await listStudyQueries(db, collection)).map((q) => [q.queryId, q.text]));
+  return (await listAnnotations(db, collection))
     .sort((a, b) => cmp(a.queryId, b.queryId) || cmp(a.memoryId, b.memoryId))
     .map((a) => ({
       collection,
@@ -131,13 +131,13 @@ function ciCells(name: string, m: MetricCI | undefined): Record<string, number |
 }
 
 /** One row per configuration, as the study page's table shows it (studyReport's figures). */
-export function metricRows(
+export async function metricRows(
   db: Db,
   collection: string,
   prices: Record<string, Price>,
-): { rows: MetricRow[]; best: string | null; bestReason: string } {
-  requireStudy(db, collection);
-  const report = studyReport(db, collection, prices);
+): Promise<{ rows: MetricRow[]; best: string | null; bestReason: string }> {
+  await requireStudy(db, collection);
+  const report = await studyReport(db, collection, prices);
   const qrels = report.labels.convention === "qrels";
   const rows = report.experiments.map((r): MetricRow => {
     const c = r.experiment.config as ExperimentConfig;
@@ -185,29 +185,29 @@ export function metricRows(
 }
 
 /** A study's export as the file a person downloads: its text, content type and file name. */
-export function exportStudy(
+export async function exportStudy(
   db: Db,
   collection: string,
   what: StudyExport,
   prices: Record<string, Price>,
-): { body: string; contentType: string; filename: string } {
+): Promise<{ body: string; contentType: string; filename: string }> {
   const csv = "text/csv; charset=utf-8";
   if (what.what === "labels") {
     if (what.format === "qrels") {
-      requireStudy(db, collection);
+      await requireStudy(db, collection);
       return {
-        body: writeQrels(getQrels(db, collection)),
+        body: writeQrels(await getQrels(db, collection)),
         contentType: "text/plain; charset=utf-8",
         filename: `${collection}.qrels`,
       };
     }
     return {
-      body: rowsToCsv(LABEL_COLUMNS, labelRows(db, collection)),
+      body: rowsToCsv(LABEL_COLUMNS, await labelRows(db, collection)),
       contentType: csv,
       filename: `${collection}-labels.csv`,
     };
   }
-  const m = metricRows(db, collection, prices);
+  const m = await metricRows(db, collection, prices);
   if (what.format === "csv")
     return {
       body: rowsToCsv(METRIC_COLUMNS, m.rows),

@@ -182,7 +182,7 @@ describe("against the scripted server: a judge that fails one query in three", (
 
   it("shows its path mix, its judge-answered precision differs from its all-queries precision, and it is not best", async () => {
     const { db } = tempDb();
-    importStudyFolder(db, path.resolve(__dirname, "../../examples/memory-study"), "s");
+    await importStudyFolder(db, path.resolve(__dirname, "../../examples/memory-study"), "s");
     const queries = listStudyQueries(db, "s");
     const failing = queries.filter((_, i) => i % 3 === 0).map((q) => q.text);
     // keep the first candidate shown; a 500 for every third query (no retry: the memory judge fails fast)
@@ -199,7 +199,7 @@ describe("against the scripted server: a judge that fails one query in three", (
       config: { ...base, kind: "single", model: "local:judge" },
       settings,
     });
-    const report = studyReport(db, "s", settings.prices);
+    const report = await studyReport(db, "s", settings.prices);
     const judge = report.experiments.find((r) => r.experiment.id === judgeId)!;
     const mix = judge.metrics.pathMix;
     expect(mix.paths.map((p) => p.path).sort()).toEqual(["judge", "judge_error"]);

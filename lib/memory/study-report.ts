@@ -30,8 +30,8 @@ export type LabelsInfo = {
   description: string;
 };
 
-export function labelsInfo(db: Db, collection: string): LabelsInfo {
-  const meta = getStudyMeta(db, collection);
+export async function labelsInfo(db: Db, collection: string): Promise<LabelsInfo> {
+  const meta = await getStudyMeta(db, collection);
   const convention = meta?.labelConvention ?? "annotated";
   const origin = meta?.origin ?? "import";
   const from =
@@ -61,16 +61,17 @@ export type ExperimentReport = {
   notice?: string;
 };
 
-export function experimentReport(
+export async function experimentReport(
   db: Db,
   e: Experiment,
   qrels: Qrels,
   convention: LabelConvention,
   prices: Record<string, Price>,
-): ExperimentReport {
-  const rows = getExperimentResults(db, e.id);
+): Promise<ExperimentReport> {
+  const rows = await getExperimentResults(db, e.id);
   const config = e.config as ExperimentConfig;
-  const planned = getJob(db, { id: e.id })?.total || listStudyQueries(db, e.collection).length;
+  const planned =
+    (await getJob(db, { id: e.id }))?.total || (await listStudyQueries(db, e.collection)).length;
   const complete = e.status === "done" && rows.length >= planned;
   const notice = complete
     ? undefined
@@ -101,13 +102,17 @@ export type StudyReport = {
   best: BestVerdict;
 };
 
-export function studyReport(db: Db, collection: string, prices: Record<string, Price>): StudyReport {
-  const labels = labelsInfo(db, collection);
-  const queries = listStudyQueries(db, collection);
-  const qrels = getQrels(db, collection);
-  const experiments = listExperiments(db, collection).map((e) =>
-    experimentReport(db, e, qrels, labels.convention, prices),
-  );
+export async function studyReport(
+  db: Db,
+  collection: string,
+  prices: Record<string, Price>,
+): Promise<StudyReport> {
+  const labels = await labelsInfo(db, collection);
+  const queries = await listStudyQueries(db, collection);
+  const qrels = await getQrels(db, collection);
+  const experiments: ExperimentReport[] = [];
+  for (const e of await listExperiments(db, collection))
+    experiments.push(await experimentReport(db, e, qrels, labels.convention, prices));
   const best = pickBest(
     experiments.map((r) => ({
       id: r.experiment.id,
@@ -132,19 +137,19 @@ export function studyReport(db: Db, collection: string, prices: Record<string, P
 }
 
 /** One experiment's report (CLI `metrics`); an unknown id is a usage error. */
-export function singleExperimentReport(
+export async function singleExperimentReport(
   db: Db,
   id: string,
   prices: Record<string, Price>,
-): ExperimentReport & { labels: LabelsInfo; needsAnnotation: number } {
-  const e = getExperiment(db, id);
+): Promise<ExperimentReport & { labels: LabelsInfo; needsAnnotation: number }> {
+  const e = await getExperiment(db, id);
   if (!e) throw new JuryError("usage", `No experiment "${id}" (jury memory metrics <experiment-id>)`);
-  const labels = labelsInfo(db, e.collection);
-  const r = experimentReport(db, e, getQrels(db, e.collection), labels.convention, prices);
+  const labels = await labelsInfo(db, e.collection);
+  const r = await experimentReport(db, e, await getQrels(db, e.collection), labels.convention, prices);
   return {
     ...r,
     labels,
-    needsAnnotation: listStudyQueries(db, e.collection).filter((q) => !q.labelled).length,
+    needsAnnotation: (await listStudyQueries(db, e.collection)).filter((q) => !q.labelled).length,
   };
 }
 
@@ -152,20 +157,20 @@ export function singleExperimentReport(
  * A collection the command can work on: it must hold memories. An unknown one is a usage error that
  * names the collections there are (a missing --collection otherwise ran on an empty "default").
  */
-export function requireCollection(
+export async function requireCollection(
   db: Db,
   collection: string,
   opts: { needQueries?: boolean; resolved?: ResolvedCollection } = {},
-): void {
-  if (countMemories(db, collection) > 0) {
-    if (opts.needQueries && listStudyQueries(db, collection).length === 0)
+): Promise<void> {
+  if ((await countMemories(db, collection)) > 0) {
+    if (opts.needQueries && (await listStudyQueries(db, collection)).length === 0)
       throw new JuryError(
         "usage",
         `collection "${collection}" has no study queries: import a study (jury memory import-study) or a BEIR collection (jury memory import-beir)`,
       );
     return;
   }
-  const known = listStudies(db).map((s) => s.collection);
+  const known = (await listStudies(db)).map((s) => s.collection);
   const there = known.length ? `there are: ${known.join(", ")}` : "none imported yet";
   const r = opts.resolved;
   if (!r || r.from === "flag")

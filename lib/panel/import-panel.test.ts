@@ -12,7 +12,7 @@ import { optimizeImport } from "./import-panel";
 
 const ex = (f: string) => path.resolve(__dirname, "../../examples/agreement/trec", f);
 
-function imported() {
+async function imported() {
   const dir = tempDir();
   const c = path.join(dir, "judge-c.qrels");
   // a third set: right on q1 and q3, a grade low on q2
@@ -24,14 +24,14 @@ function imported() {
   );
   const file = path.join(dir, "import.db");
   const db = createDb(file);
-  const { setId } = importTrec(db, ex("gold.qrels"), [ex("judge-a.qrels"), ex("judge-b.qrels"), c]);
+  const { setId } = await importTrec(db, ex("gold.qrels"), [ex("judge-a.qrels"), ex("judge-b.qrels"), c]);
   return { db, file, setId };
 }
 
 describe("panels of imported label sets", () => {
-  it("measures every combination against gold and reports agreement by panel size with intervals", () => {
-    const { db, setId } = imported();
-    const r = optimizeImport(db, setId);
+  it("measures every combination against gold and reports agreement by panel size with intervals", async () => {
+    const { db, setId } = await imported();
+    const r = await optimizeImport(db, setId);
     expect(r.sets).toEqual(["judge-a", "judge-b", "judge-c"]);
     expect(r.labels).toBe("graded");
     expect(r.goldItems).toBe(12);
@@ -52,9 +52,9 @@ describe("panels of imported label sets", () => {
     expect(r.combine).toMatch(/mean label .* rounded half up/);
   });
 
-  it("judge-a + judge-b: κ by hand from the combined labels (mean rounded half up)", () => {
-    const { db, setId } = imported();
-    const p = optimizeImport(db, setId).panels.find((x) => x.id === "judge-a + judge-b");
+  it("judge-a + judge-b: κ by hand from the combined labels (mean rounded half up)", async () => {
+    const { db, setId } = await imported();
+    const p = (await optimizeImport(db, setId)).panels.find((x) => x.id === "judge-a + judge-b");
     // items in gold order; b has no label for q2 d4 and q3 d1, so a's alone counts there
     const gold = [3, 2, 0, 1, 0, 3, 2, 0, 1, 1, 3, 2];
     const combined = [3, 2, 0, 1, 1, 3, 3, 0, 2, 1, 3, 2]; // e.g. q1 d1: (3 + 2) / 2 = 2.5 → 3
@@ -74,8 +74,8 @@ describe("panels of imported label sets", () => {
     expect(p?.kappa.value).toBeCloseTo(2 / 3, 12);
   });
 
-  it("jury panel optimize <import> prints agreement by panel size; a pairwise set is refused", () => {
-    const { file, setId } = imported();
+  it("jury panel optimize <import> prints agreement by panel size; a pairwise set is refused", async () => {
+    const { file, setId } = await imported();
     const r = runJurySync(["panel", "optimize", setId], { env: { JURY_DB: file } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("3 label sets, 12 gold items");
@@ -85,10 +85,10 @@ describe("panels of imported label sets", () => {
     );
     expect(json.kind).toBe("import");
     expect(json.bySize).toHaveLength(3);
-    const { db } = imported();
+    const { db } = await imported();
     db.$client.prepare("update agreement_sets set kind = 'llmbar'").run();
     try {
-      optimizeImport(db, db.$client.prepare("select id from agreement_sets").pluck().get() as string);
+      await optimizeImport(db, db.$client.prepare("select id from agreement_sets").pluck().get() as string);
       throw new Error("not refused");
     } catch (err) {
       expect(hasErrorCode(err, "invalid:panel")).toBe(true);

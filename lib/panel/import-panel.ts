@@ -61,8 +61,12 @@ export type ImportPanelReport = {
   bySize: PanelSize[];
 };
 
-export function optimizeImport(db: Db, setId: string, opts: { margin?: number } = {}): ImportPanelReport {
-  const set = getAgreementSet(db, setId);
+export async function optimizeImport(
+  db: Db,
+  setId: string,
+  opts: { margin?: number } = {},
+): Promise<ImportPanelReport> {
+  const set = await getAgreementSet(db, setId);
   if (!set) throw new JuryError("not_found", `No import "${setId}"`);
   if (set.kind === "llmbar" || set.kind === "pairwise")
     throw new JuryError(
@@ -75,8 +79,8 @@ export function optimizeImport(db: Db, setId: string, opts: { margin?: number } 
   const categories = scale
     ? Array.from({ length: scale[1] - scale[0] + 1 }, (_, k) => scale[0] + k)
     : undefined;
-  const items = getAgreementItems(db, setId).filter((i) => i.gold !== null);
-  const judgments = getAgreementJudgments(db, setId);
+  const items = (await getAgreementItems(db, setId)).filter((i) => i.gold !== null);
+  const judgments = await getAgreementJudgments(db, setId);
   const allSets = [...new Set(judgments.map((j) => j.judge))].sort();
   const sets = allSets.slice(0, MAX_PANEL_JUDGES);
   const labelOf = new Map<string, Map<string, number>>();

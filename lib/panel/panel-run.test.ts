@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type Db } from "@/db/client";
+import { createDb, type SqliteDb as Db } from "@/db/client";
 import { setVerdictLabels } from "@/db/queries/labels";
 import { tempDir, writeJson } from "../testing/fixtures";
 import { runJury } from "../testing/run-jury";
@@ -50,7 +50,7 @@ beforeAll(async () => {
       input: { prompt: `PANELCASE-${i}`, reference: "the reference" },
       output: "an answer",
     });
-  dbFile = enableProviders(path.join(tempDir(), "panel.db"), ["local"], (s) => ({
+  dbFile = await enableProviders(path.join(tempDir(), "panel.db"), ["local"], (s) => ({
     ...s,
     prices: PANEL_PRICES,
   }));
@@ -75,7 +75,7 @@ beforeAll(async () => {
     })),
     { source: "human" },
   );
-  report = optimizeRun(db, runId, { prices: PANEL_PRICES }).criteria[0];
+  report = (await optimizeRun(db, runId, { prices: PANEL_PRICES })).criteria[0];
 }, 180_000);
 afterAll(async () => {
   db?.$client.close();

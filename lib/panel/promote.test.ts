@@ -13,23 +13,23 @@ import { promotePanelConfig } from "./promote";
 import { optimizeRun } from "./run-panel";
 import { PANEL_PRICES, seedPanelRun } from "./test-run";
 
-function seeded() {
+async function seeded() {
   const { db } = tempDb();
-  writeSettings(db, { ...readSettings(db), prices: PANEL_PRICES });
-  const runId = seedPanelRun(db);
+  await writeSettings(db, { ...(await readSettings(db)), prices: PANEL_PRICES });
+  const runId = await seedPanelRun(db);
   return { db, runId };
 }
 
 describe("promote a panel configuration", () => {
-  it("the recommendation becomes the criterion's panel and N, its figures recomputed and recorded", () => {
-    const { db, runId } = seeded();
-    const r = optimizeRun(db, runId, { prices: PANEL_PRICES }).criteria[0];
+  it("the recommendation becomes the criterion's panel and N, its figures recomputed and recorded", async () => {
+    const { db, runId } = await seeded();
+    const r = (await optimizeRun(db, runId, { prices: PANEL_PRICES })).criteria[0];
     expect(r.recommendation.status).toBe("recommended");
     const rec = r.configs.find(
       (c) => r.recommendation.status === "recommended" && c.id === r.recommendation.config,
     );
     if (!rec) throw new Error("no recommendation");
-    const out = promotePanelConfig(db, {
+    const out = await promotePanelConfig(db, {
       runId,
       criterionId: "correctness",
       judges: [...rec.judges].reverse(),
@@ -37,7 +37,7 @@ describe("promote a panel configuration", () => {
       now: new Date("2026-03-01T00:00:00Z"),
     });
     expect(out.guard.warnings).toEqual([]);
-    const s = readSettings(db);
+    const s = await readSettings(db);
     expect(s.criteriaPanels.correctness).toEqual(rec.judges);
     expect(s.criteriaSamples.correctness).toBe(rec.n);
     for (const path of ["criteriaPanels.correctness", "criteriaSamples.correctness"]) {
@@ -60,13 +60,13 @@ describe("promote a panel configuration", () => {
     expect(defaultFormSamples({ ...s, criteriaSamples: {} })).toBe(s.judging.samples);
   });
 
-  it("a configuration that is not the recommendation is refused until confirmed; unknown ones are named", () => {
-    const { db, runId } = seeded();
+  it("a configuration that is not the recommendation is refused until confirmed; unknown ones are named", async () => {
+    const { db, runId } = await seeded();
     const ask = (confirmed?: string[]) =>
       promotePanelConfig(db, { runId, criterionId: "correctness", judges: ["local:noise"], n: 1, confirmed });
     let refusal: unknown;
     try {
-      ask();
+      await ask();
     } catch (err) {
       refusal = err;
     }
@@ -76,19 +76,19 @@ describe("promote a panel configuration", () => {
     ).details.guard.warnings.map((w) => w.code);
     expect(codes).toContain("not_best");
     expect(codes).toContain("weak_agreement");
-    expect(readSettings(db).criteriaPanels.correctness).toBeUndefined();
-    const ok = ask(codes);
-    expect(readSettings(db).criteriaPanels.correctness).toEqual(["local:noise"]);
-    expect(readSettings(db).provenance["criteriaSamples.correctness"].label).toContain(
+    expect((await readSettings(db)).criteriaPanels.correctness).toBeUndefined();
+    const ok = await ask(codes);
+    expect((await readSettings(db)).criteriaPanels.correctness).toEqual(["local:noise"]);
+    expect((await readSettings(db)).provenance["criteriaSamples.correctness"].label).toContain(
       "not called best, confirmed",
     );
     expect(ok.config.id).toBe("local:noise × 1");
-    expect(() =>
+    await expect(
       promotePanelConfig(db, { runId, criterionId: "correctness", judges: ["local:nope"], n: 1 }),
-    ).toThrow(/not a configuration/);
-    expect(() =>
+    ).rejects.toThrow(/not a configuration/);
+    await expect(
       promotePanelConfig(db, { runId, criterionId: "correctness", judges: ["local:good"], n: 9 }),
-    ).toThrow(/N up to 5/);
+    ).rejects.toThrow(/N up to 5/);
   });
 
   it("a run planned with a criterion's own N asks that many samples of its judges, the others N", async () => {

@@ -52,7 +52,7 @@ export function configGuard(r: PanelReport, c: PanelConfig): PromotionGuard {
   return { figures, warnings, keptNothing: false };
 }
 
-export function promotePanelConfig(
+export async function promotePanelConfig(
   db: Db,
   input: {
     runId: string;
@@ -63,13 +63,15 @@ export function promotePanelConfig(
     confirmed?: readonly string[];
     now?: Date;
   },
-): { settings: Settings; config: PanelConfig; guard: PromotionGuard } {
+): Promise<{ settings: Settings; config: PanelConfig; guard: PromotionGuard }> {
   const { runId, criterionId } = input;
-  const r = optimizeRun(db, runId, {
-    prices: readSettings(db).prices,
-    criterion: criterionId,
-    margin: input.margin,
-  }).criteria[0];
+  const r = (
+    await optimizeRun(db, runId, {
+      prices: (await readSettings(db)).prices,
+      criterion: criterionId,
+      margin: input.margin,
+    })
+  ).criteria[0];
   if (!r) throw new JuryError("invalid:promote", `${criterionId} of ${runId} has no judges to choose`);
   if (r.labelled === 0)
     throw new JuryError(
@@ -104,14 +106,14 @@ export function promotePanelConfig(
     figures,
     at: (input.now ?? new Date()).toISOString(),
   };
-  writePromotion(
+  await writePromotion(
     db,
     `criteriaPanels.${criterionId}`,
     (s) => ({ ...s, criteriaPanels: { ...s.criteriaPanels, [criterionId]: [...c.judges] } }),
     entry,
     () => [...c.judges],
   );
-  const settings = writePromotion(
+  const settings = await writePromotion(
     db,
     `criteriaSamples.${criterionId}`,
     (s) => ({ ...s, criteriaSamples: { ...s.criteriaSamples, [criterionId]: c.n } }),

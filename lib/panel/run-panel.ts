@@ -28,13 +28,13 @@ export type RunPanelReport = {
   skipped: { criterionId: string; why: string }[];
 };
 
-export function optimizeRun(db: Db, runId: string, opts: RunPanelOptions): RunPanelReport {
-  const run = getRunById(db, { id: runId });
+export async function optimizeRun(db: Db, runId: string, opts: RunPanelOptions): Promise<RunPanelReport> {
+  const run = await getRunById(db, { id: runId });
   if (!run) throw new JuryError("not_found", `No run "${runId}"`);
-  const cases = getRunCases(db, { runId });
-  const samples = getRunSamples(db, { runId });
-  const results = getRunResults(db, { runId });
-  const labels = listVerdictLabels(db, runId);
+  const cases = await getRunCases(db, { runId });
+  const samples = await getRunSamples(db, { runId });
+  const results = await getRunResults(db, { runId });
+  const labels = await listVerdictLabels(db, runId);
   const key = (caseId: string, criterionId: string) => `${caseId}\u0000${criterionId}`;
   const labelOf = new Map(labels.map((l) => [key(l.caseId, l.criterionId), l.passed]));
   const resultOf = new Map(results.map((r) => [key(r.caseId, r.criterionId), r]));

@@ -9,13 +9,14 @@ import { optimizeRun, type RunPanelReport } from "./run-panel";
 
 export type PanelOptimization = RunPanelReport | ImportPanelReport;
 
-export function optimize(
+export async function optimize(
   db: Db,
   id: string,
   opts: { margin?: number; criterion?: string } = {},
-): PanelOptimization {
-  if (getRunById(db, { id })) return optimizeRun(db, id, { ...opts, prices: readSettings(db).prices });
-  if (getAgreementSet(db, id)) return optimizeImport(db, id, opts);
+): Promise<PanelOptimization> {
+  if (await getRunById(db, { id }))
+    return await optimizeRun(db, id, { ...opts, prices: (await readSettings(db)).prices });
+  if (await getAgreementSet(db, id)) return await optimizeImport(db, id, opts);
   throw new JuryError(
     "not_found",
     `No run or import with id "${id}" (jury runs list and jury agreement list show them)`,

@@ -92,7 +92,7 @@ describe("a review as a job", () => {
     const { db } = tempDb();
     const id = newReviewId();
     const o = options();
-    enqueueReview(db, id, o);
+    await enqueueReview(db, id, o);
     expect(getJob(db, { id })).toMatchObject({ kind: "review", status: "queued", total: 3 });
     const r = await executeReview(db, { id, title: "slugify", options: o, heartbeatMs: 20 });
     expect(r).toMatchObject({ status: "done", error: null, stored: true });
@@ -133,7 +133,7 @@ describe("cancelling a running review", () => {
     const id = newReviewId();
     // quick: no gate, so all judges × N samples are in flight at once
     const o = options({ quick: true, judges: ["local:a", "local:b"], n: 2 });
-    enqueueReview(db, id, o);
+    await enqueueReview(db, id, o);
     const started = Date.now();
     const running = executeReview(db, { id, title: "t", options: o, heartbeatMs: 25 });
     const deadline = Date.now() + 10_000;

@@ -35,8 +35,8 @@ export type ReviewJobResult = {
 };
 
 /** Inserts the review's job (queued) with the calls it plans, so it is listed before it starts. */
-export function enqueueReview(db: Db, id: string, options: ReviewOptions): void {
-  enqueueJob(db, { id, kind: "review", total: plannedCalls(options) });
+export async function enqueueReview(db: Db, id: string, options: ReviewOptions): Promise<void> {
+  await enqueueJob(db, { id, kind: "review", total: plannedCalls(options) });
 }
 
 /**
@@ -44,12 +44,12 @@ export function enqueueReview(db: Db, id: string, options: ReviewOptions): void 
  * not), and at most JUDGE_MAX_PER_HOUR judgments an hour across processes. A failed test needs no
  * judge, so it takes no slot.
  */
-export function judgeAllowedFor(
+export async function judgeAllowedFor(
   db: Db,
   o: { judgeOn: boolean; offReason: string; testsFailed: boolean },
-): ReviewOptions["judgeAllowed"] {
+): Promise<ReviewOptions["judgeAllowed"]> {
   if (!o.judgeOn) return { ok: false, status: "not enabled", reason: o.offReason };
-  if (o.testsFailed || tryAcquireJudgment(db, "review", throttleLimit())) return { ok: true };
+  if (o.testsFailed || (await tryAcquireJudgment(db, "review", throttleLimit()))) return { ok: true };
   return {
     ok: false,
     status: "throttled",
@@ -94,7 +94,7 @@ export async function executeReview(db: Db, input: ReviewJobInput): Promise<Revi
           ? { status: "cancelled", error: "Cancelled: its calls were stopped and nothing was stored." }
           : { status: "interrupted", error: "Stopped before it finished: nothing was stored." };
       try {
-        storeReview(db, input, outcome);
+        await storeReview(db, input, outcome);
         stored = true;
       } catch (err) {
         thrown = err;
@@ -108,9 +108,9 @@ export async function executeReview(db: Db, input: ReviewJobInput): Promise<Revi
 }
 
 /** The review's row: its verdict, scores, diff and everything the review page shows. */
-function storeReview(db: Db, input: ReviewJobInput, r: ReviewOutcome): void {
+async function storeReview(db: Db, input: ReviewJobInput, r: ReviewOutcome): Promise<void> {
   const { context } = input.options;
-  insertReview(db, {
+  await insertReview(db, {
     id: input.id,
     title: input.title,
     verdict: r.verdict,

@@ -56,7 +56,7 @@ const PROMPTS = [
 ];
 
 /** The study, in the hook's collection ("default"): every query's relevant memories are t1 and t2. */
-function study(): { file: string; db: Db } {
+async function study(): Promise<{ file: string; db: Db }> {
   const dir = tempDir("jury-promote-");
   const folder = path.join(dir, "study");
   fs.mkdirSync(path.join(folder, "memories"), { recursive: true });
@@ -72,9 +72,12 @@ function study(): { file: string; db: Db } {
   );
   const file = path.join(dir, "jury.db");
   const db = createDb(file);
-  importStudyFolder(db, folder, "default");
-  const s = readSettings(db);
-  writeSettings(db, { ...s, providers: { ...s.providers, local: { enabled: true, models: ["judge"] } } });
+  await importStudyFolder(db, folder, "default");
+  const s = await readSettings(db);
+  await writeSettings(db, {
+    ...s,
+    providers: { ...s.providers, local: { enabled: true, models: ["judge"] } },
+  });
   return { file, db };
 }
 
@@ -96,17 +99,17 @@ function logRows(file: string): { path: string; kept_ids: string }[] {
 
 describe("promoting a study configuration", () => {
   it("changes what the built hook injects on its next run, and jury settings get shows where it came from", async () => {
-    const { file, db } = study();
+    const { file, db } = await study();
     const base = { mode: "auto" as const, poolSize: 15, shuffle: false };
     const bm25 = await runExperiment(db, {
       collection: "default",
       config: { ...base, kind: "bm25", topK: 5 },
-      settings: readSettings(db),
+      settings: await readSettings(db),
     });
     const judge = await runExperiment(db, {
       collection: "default",
       config: { ...base, kind: "single", topK: 3, model: "local:judge" },
-      settings: readSettings(db),
+      settings: await readSettings(db),
     });
 
     // before: the defaults (judge off, BM25 top 3)
@@ -115,10 +118,12 @@ describe("promoting a study configuration", () => {
     expect(ids(r0.stdout)).toHaveLength(3);
 
     // BM25 top 5 measured worse than the judge: refused until acknowledged, with the reason
-    expect(() => promoteExperiment(db, bm25)).toThrow(/Not called best: another configuration measured best/);
-    expect(readSettings(db).provenance).toEqual({});
-    promoteExperiment(db, bm25, { confirmed: ["not_best"] });
-    const afterBm25 = readSettings(db);
+    await expect(promoteExperiment(db, bm25)).rejects.toThrow(
+      /Not called best: another configuration measured best/,
+    );
+    expect((await readSettings(db)).provenance).toEqual({});
+    await promoteExperiment(db, bm25, { confirmed: ["not_best"] });
+    const afterBm25 = await readSettings(db);
     expect(afterBm25.memoryJudge).toMatchObject({ enabled: false, fallback_top_k: 5 });
     expect(afterBm25.memoryJudge.modes.auto.max_output).toBe(5);
     // the hook's quick path (judge off, no zod) still takes the row with its provenance
@@ -127,9 +132,9 @@ describe("promoting a study configuration", () => {
     expect(ids(r1.stdout)).toHaveLength(5);
 
     // the single judge is called best: promoted without a confirmation
-    const p = promoteExperiment(db, judge);
+    const p = await promoteExperiment(db, judge);
     expect(p.best).toBe(true);
-    expect(readSettings(db).memoryJudge).toMatchObject({
+    expect((await readSettings(db)).memoryJudge).toMatchObject({
       enabled: true,
       model: "local:judge",
       dual_verification: false,
@@ -148,7 +153,7 @@ describe("promoting a study configuration", () => {
     expect(JSON.parse(rows[2].kept_ids).sort()).toEqual(["t1", "t2"]);
 
     // its provenance: the experiment, its figures with their intervals and n, the date
-    const prov = readSettings(db).provenance.memoryJudge;
+    const prov = (await readSettings(db)).provenance.memoryJudge;
     expect(prov).toMatchObject({ source: "experiment", id: judge });
     expect(prov.figures.precision).toEqual({ value: 1, low: 1, high: 1, n: 8 });
     expect(prov.figures["judge answered"]).toMatchObject({ value: 1, n: 8 });
@@ -162,14 +167,14 @@ describe("promoting a study configuration", () => {
     );
 
     // a hand edit of a promoted value marks it changed; of another value, not
-    const s = readSettings(db);
-    writeSettings(db, { ...s, memoryJudge: { ...s.memoryJudge, timeout_per_call: 5 } });
-    expect(readSettings(db).provenance.memoryJudge.overriddenAt).toBeUndefined();
+    const s = await readSettings(db);
+    await writeSettings(db, { ...s, memoryJudge: { ...s.memoryJudge, timeout_per_call: 5 } });
+    expect((await readSettings(db)).provenance.memoryJudge.overriddenAt).toBeUndefined();
     const set = await runJury(["settings", "set", "memoryJudge.modes.auto.max_output", "4"], {
       env: { JURY_DB: file },
     });
     expect(set.code, set.stderr).toBe(0);
-    expect(readSettings(db).provenance.memoryJudge.overriddenAt).toMatch(/^\d{4}-/);
+    expect((await readSettings(db)).provenance.memoryJudge.overriddenAt).toMatch(/^\d{4}-/);
     const again = await runJury(["settings", "get", "memoryJudge.model"], { env: { JURY_DB: file } });
     expect(again.stdout).toBe("local:judge\n");
     expect(again.stderr).toContain("changed by hand on");

@@ -133,17 +133,17 @@ describe("provenance", () => {
     );
   });
 
-  it("is never written from a form's payload, and a bad stored entry is dropped and reported, the rest of the row kept", () => {
+  it("is never written from a form's payload, and a bad stored entry is dropped and reported, the rest of the row kept", async () => {
     const db = createDb(path.join(tempDir(), "p.db"));
-    writeSettings(db, { ...defaultSettings, provenance: { memoryJudge: entry() } });
-    expect(readSettings(db).provenance).toEqual({});
+    await writeSettings(db, { ...defaultSettings, provenance: { memoryJudge: entry() } });
+    expect((await readSettings(db)).provenance).toEqual({});
     const stored = getSettingsData(db) as Record<string, unknown>;
     saveSettingsData(db, {
       ...stored,
       judging: { ...defaultSettings.judging, samples: 5 },
       provenance: { memoryJudge: { ...entry(), at: "yesterday" }, nowhere: entry() },
     });
-    const r = readStoredSettings(db);
+    const r = await readStoredSettings(db);
     expect(r.settings.judging.samples).toBe(5);
     expect(r.settings.provenance).toEqual({});
     expect(Object.keys(r.problems).sort()).toEqual(["provenance.memoryJudge", "provenance.nowhere"]);
@@ -152,9 +152,9 @@ describe("provenance", () => {
 });
 
 /** The needs_confirmation refusal `f` throws, with its guard. */
-function refusalOf(f: () => unknown): { message: string; guard: PromotionGuard } {
+async function refusalOf(f: () => unknown): Promise<{ message: string; guard: PromotionGuard }> {
   try {
-    f();
+    await f();
   } catch (err) {
     if (hasErrorCode(err, "needs_confirmation"))
       return { message: err.message, guard: err.details?.guard as PromotionGuard };
@@ -164,32 +164,32 @@ function refusalOf(f: () => unknown): { message: string; guard: PromotionGuard }
 }
 
 describe("a run's panel or judge promoted from the agreement view", () => {
-  it("becomes a criterion's default panel or the review judges, with its agreement figures; needs labels first", () => {
+  it("becomes a criterion's default panel or the review judges, with its agreement figures; needs labels first", async () => {
     const db = createDb(path.join(tempDir(), "a.db"));
-    const runId = seedRun(db);
-    expect(() =>
+    const runId = await seedRun(db);
+    await expect(
       promotePanel(db, { runId, criterionId: "helpful", judge: "panel", target: "criterion" }),
-    ).toThrow(/No verdict of run_20260101_0000abcd on helpful is labelled by a person/);
+    ).rejects.toThrow(/No verdict of run_20260101_0000abcd on helpful is labelled by a person/);
     for (const [i, caseId] of CASES.entries())
       setVerdictLabel(db, { runId, caseId, criterionId: "helpful" }, { passed: i % 2 === 0, score: null });
     // 8 labels: asked first, with the figures; nothing written until confirmed
     const ask = { runId, criterionId: "helpful", judge: "panel", target: "criterion" as const };
-    const refusal = refusalOf(() => promotePanel(db, ask));
+    const refusal = await refusalOf(() => promotePanel(db, ask));
     expect(refusal.message).toMatch(
       /^The run's panel on helpful: It rests on 8 labelled cells \(fewer than 10\)\..* Figures: accuracy \d+ % \[\d+–\d+ %\] n=8; Cohen's κ -?\d\.\d\d \[-?\d\.\d\d, -?\d\.\d\d\] n=8; answered 8 of 8 labelled cells\. Confirm to use it anyway\.$/,
     );
     const codes = refusal.guard.warnings.map((w) => w.code);
     expect(codes).toContain("few_labels");
-    expect(readSettings(db).criteriaPanels).toEqual({});
+    expect((await readSettings(db)).criteriaPanels).toEqual({});
     // confirming only some of the warnings is still a refusal
-    expect(() => promotePanel(db, { ...ask, confirmed: ["low_coverage"] })).toThrow(
+    await expect(promotePanel(db, { ...ask, confirmed: ["low_coverage"] })).rejects.toThrow(
       /Confirm to use it anyway/,
     );
-    const r = promotePanel(db, { ...ask, confirmed: codes, now: new Date("2026-11-23T12:00:00Z") });
+    const r = await promotePanel(db, { ...ask, confirmed: codes, now: new Date("2026-11-23T12:00:00Z") });
     expect(r.judges).toEqual(["local:a", "local:b"]);
-    const s = readSettings(db);
+    const s = await readSettings(db);
     expect(s.criteriaPanels).toEqual({ helpful: ["local:a", "local:b"] });
-    const panel = showRunAgreement(db, runId)!.criteria[0].judges.find((j) => j.judge === "panel")!;
+    const panel = (await showRunAgreement(db, runId))!.criteria[0].judges.find((j) => j.judge === "panel")!;
     expect(s.provenance["criteriaPanels.helpful"]).toMatchObject({
       source: "run",
       id: runId,
@@ -206,17 +206,17 @@ describe("a run's panel or judge promoted from the agreement view", () => {
       },
     });
     const b = { runId, criterionId: "helpful", judge: "local:b", target: "review" as const };
-    promotePanel(db, {
+    await promotePanel(db, {
       ...b,
-      confirmed: refusalOf(() => promotePanel(db, b)).guard.warnings.map((w) => w.code),
+      confirmed: (await refusalOf(() => promotePanel(db, b))).guard.warnings.map((w) => w.code),
     });
-    expect(readSettings(db).reviewJudges).toEqual(["local:b"]);
-    expect(readSettings(db).provenance.reviewJudges.label).toMatch(
+    expect((await readSettings(db)).reviewJudges).toEqual(["local:b"]);
+    expect((await readSettings(db)).provenance.reviewJudges.label).toMatch(
       /^local:b against people's labels on helpful · few labels, confirmed/,
     );
-    expect(() =>
+    await expect(
       promotePanel(db, { runId, criterionId: "helpful", judge: "local:zz", target: "review" }),
-    ).toThrow(/local:zz did not judge helpful/);
+    ).rejects.toThrow(/local:zz did not judge helpful/);
   });
 });
 
@@ -266,9 +266,9 @@ describe("jury settings and the promoted parts", () => {
       expect.stringContaining("provenance is written only by promotion"),
     ]);
     const db = createDb(file);
-    const runId = seedRun(db);
+    const runId = await seedRun(db);
     setVerdictLabel(db, { runId, caseId: CASES[0], criterionId: "helpful" }, { passed: true, score: null });
-    promotePanel(db, {
+    await promotePanel(db, {
       runId,
       criterionId: "helpful",
       judge: "local:a",
@@ -293,7 +293,7 @@ describe("the CLI reads the promoted judges", () => {
   afterAll(() => server.close());
 
   it("jury eval without --judges judges a criterion with its promoted panel only, and its verdict counts that panel", async () => {
-    const file = enableProviders(path.join(tempDir(), "e.db"), ["local"], (x) => ({
+    const file = await enableProviders(path.join(tempDir(), "e.db"), ["local"], (x) => ({
       ...x,
       providers: { ...x.providers, local: { enabled: true, models: ["a", "b"] } },
       criteriaPanels: { correctness: ["local:b"] },
@@ -329,7 +329,7 @@ describe("the CLI reads the promoted judges", () => {
   });
 
   it("jury review without --judges or JUDGE_MODEL asks the promoted review judges, and a refusal says where they came from", async () => {
-    const file = enableProviders(path.join(tempDir(), "r.db"), ["local"], (x) => ({
+    const file = await enableProviders(path.join(tempDir(), "r.db"), ["local"], (x) => ({
       ...x,
       reviewJudges: ["openai:gpt-5-mini"],
     }));

@@ -202,16 +202,16 @@ export function needsConfirmation(what: string, guard: PromotionGuard, confirmed
  * nothing) needs each warning confirmed by its code in `confirmed` (the page shows the figures and
  * asks); without them the refusal (`needs_confirmation`) carries the figures and warnings.
  */
-export function promoteExperiment(
+export async function promoteExperiment(
   db: Db,
   experimentId: string,
   opts: { confirmed?: readonly string[]; now?: Date } = {},
-): ExperimentPromotion {
-  const e = getExperiment(db, experimentId);
+): Promise<ExperimentPromotion> {
+  const e = await getExperiment(db, experimentId);
   if (!e)
     throw new JuryError("not_found", `No experiment "${experimentId}" (jury memory experiments lists them)`);
-  const settings = readSettings(db);
-  const report = studyReport(db, e.collection, settings.prices);
+  const settings = await readSettings(db);
+  const report = await studyReport(db, e.collection, settings.prices);
   const r = report.experiments.find((x) => x.experiment.id === experimentId);
   if (!r) throw new JuryError("not_found", `No experiment "${experimentId}" in ${e.collection}`);
   if (!r.complete)
@@ -234,7 +234,7 @@ export function promoteExperiment(
     const w = wilsonInterval(mix.answered, mix.asked);
     figures["judge answered"] = figureOf(w);
   }
-  const stored = writePromotion(
+  const stored = await writePromotion(
     db,
     "memoryJudge",
     (s) => {
@@ -290,7 +290,7 @@ export type PanelTarget = "criterion" | "review";
  * (`target` "criterion") or the review judges ("review"), with its agreement with people's labels
  * on that criterion (accuracy, Cohen's κ, Krippendorff's α on pass/fail, each with n and interval).
  */
-export function promotePanel(
+export async function promotePanel(
   db: Db,
   input: {
     runId: string;
@@ -301,11 +301,11 @@ export function promotePanel(
     confirmed?: readonly string[];
     now?: Date;
   },
-): { settings: Settings; judges: string[]; guard: PromotionGuard } {
+): Promise<{ settings: Settings; judges: string[]; guard: PromotionGuard }> {
   const { runId, criterionId, judge, target } = input;
-  const run = getRunById(db, { id: runId });
+  const run = await getRunById(db, { id: runId });
   if (!run) throw new JuryError("not_found", `No run "${runId}"`);
-  const report = showRunAgreement(db, runId);
+  const report = await showRunAgreement(db, runId);
   const c = report?.criteria.find((x) => x.criterionId === criterionId);
   if (!c) throw new JuryError("not_found", `Run ${runId} has no criterion "${criterionId}"`);
   if (c.type === "deterministic")
@@ -344,7 +344,7 @@ export function promotePanel(
   if (row.scores?.weightedKappa) figures["quadratic κ (scores)"] = figureOf(row.scores.weightedKappa);
   const path = target === "criterion" ? `criteriaPanels.${criterionId}` : "reviewJudges";
   const who = judge === PANEL ? `the run's panel (${judges.join(", ")})` : judge;
-  const settings = writePromotion(
+  const settings = await writePromotion(
     db,
     path,
     (s) =>

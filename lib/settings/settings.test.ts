@@ -1,8 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDb } from "@/db/client";
+import { getSettingsData, saveSettingsData } from "@/db/queries/settings";
 import { settings as settingsTable } from "@/db/schema";
+import { freshStore, type Store, storeKinds } from "../testing/stores";
 import { defaultSettings, enabledJudges, fieldErrorsOf, settingsSchema } from "./schema";
-import { readSettings, writeSettings } from "./store";
+import { readSettings, readStoredSettings, writePromotion, writeSettings } from "./store";
 
 const withJudging = (patch: Partial<typeof defaultSettings.judging>) => ({
   ...defaultSettings,
@@ -95,7 +97,7 @@ describe("settings schema", () => {
     expect(enabledJudges(settingsSchema.parse(s))).toEqual(["openai:a", "openai:b", "ollama:llama3:8b"]);
   });
 
-  it('a model row left blank (just added, not typed into) is no judge in a draft, and never saved as "local:"', () => {
+  it('a model row left blank (just added, not typed into) is no judge in a draft, and never saved as "local:"', async () => {
     const draft = {
       ...defaultSettings,
       providers: {
@@ -113,47 +115,109 @@ describe("settings schema", () => {
       "providers.local.models.2": "Model id cannot be empty",
     });
     const db = createDb(":memory:");
-    expect(() => writeSettings(db, { ...draft, endpoints: [] })).toThrow(/Model id cannot be empty/);
-    expect(enabledJudges(readSettings(db))).toEqual([]);
+    await expect(writeSettings(db, { ...draft, endpoints: [] })).rejects.toThrow(/Model id cannot be empty/);
+    expect(enabledJudges(await readSettings(db))).toEqual([]);
   });
 
-  it("enables no provider by default, the mock one included; a stored row that enabled mock keeps it", () => {
+  it("enables no provider by default, the mock one included; a stored row that enabled mock keeps it", async () => {
     expect(enabledJudges(defaultSettings)).toEqual([]);
     const db = createDb(":memory:");
     db.insert(settingsTable)
       .values({ id: 1, data: { providers: { mock: { enabled: true, models: ["judge"] } } } })
       .run();
-    expect(enabledJudges(readSettings(db))).toEqual(["mock:judge"]);
+    expect(enabledJudges(await readSettings(db))).toEqual(["mock:judge"]);
   });
 });
 
-describe("settings store", () => {
-  it("returns defaults on an empty database and round-trips a write", () => {
-    const db = createDb(":memory:");
-    expect(readSettings(db)).toEqual(defaultSettings);
+describe.each(storeKinds())("settings store on %s", (kind) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await freshStore(kind);
+  });
+  afterEach(() => store.close());
+
+  it("returns defaults on an empty database and round-trips a write", async () => {
+    const { db } = store;
+    expect(await readSettings(db)).toEqual(defaultSettings);
     const next = withJudging({ samples: 7 });
-    writeSettings(db, next);
-    expect(readSettings(db).judging.samples).toBe(7);
+    await writeSettings(db, next);
+    expect((await readSettings(db)).judging.samples).toBe(7);
   });
 
-  it("refuses to write invalid settings and leaves the stored row alone", () => {
-    const db = createDb(":memory:");
-    writeSettings(db, withJudging({ samples: 4 }));
-    expect(() => writeSettings(db, withJudging({ samples: 11 }))).toThrow();
-    expect(readSettings(db).judging.samples).toBe(4);
+  it("refuses to write invalid settings and leaves the stored row alone", async () => {
+    const { db } = store;
+    await writeSettings(db, withJudging({ samples: 4 }));
+    await expect(writeSettings(db, withJudging({ samples: 11 }))).rejects.toThrow();
+    expect((await readSettings(db)).judging.samples).toBe(4);
   });
 
-  it("fills keys added since a row was written, and keeps a deleted price deleted", () => {
-    const db = createDb(":memory:");
-    db.insert(settingsTable)
-      .values({
-        id: 1,
-        data: { judging: { samples: 2 }, prices: { "mock:judge": { inputPerMTok: 0, outputPerMTok: 0 } } },
-      })
-      .run();
-    const s = readSettings(db);
+  it("fills keys added since a row was written, and keeps a deleted price deleted", async () => {
+    const { db } = store;
+    await saveSettingsData(db, {
+      judging: { samples: 2 },
+      prices: { "mock:judge": { inputPerMTok: 0, outputPerMTok: 0 } },
+    });
+    const s = await readSettings(db);
     expect(s.judging.samples).toBe(2);
     expect(s.judging.temperature).toBe(0.8);
     expect(Object.keys(s.prices)).toEqual(["mock:judge"]);
+  });
+
+  it("reports what in the stored row does not validate, and still loads the rest", async () => {
+    const { db } = store;
+    await saveSettingsData(db, { judging: { samples: 5 }, provenance: { "no such path": { source: "x" } } });
+    const { settings, problems } = await readStoredSettings(db);
+    expect(settings.judging.samples).toBe(5);
+    expect(settings.provenance).toEqual({});
+    expect(Object.keys(problems)).toEqual(["provenance.no such path"]);
+  });
+
+  it("a promotion records its provenance; a later hand edit of the promoted value marks it overridden", async () => {
+    const { db } = store;
+    const at = new Date(0).toISOString();
+    const stored = await writePromotion(
+      db,
+      "reviewJudges",
+      (s) => ({ ...s, reviewJudges: ["mock:judge"] }),
+      { source: "run", id: "run_1", label: "a run", figures: {}, at },
+      (next) => next.reviewJudges,
+    );
+    expect(stored.reviewJudges).toEqual(["mock:judge"]);
+    expect(stored.provenance.reviewJudges).toMatchObject({
+      source: "run",
+      id: "run_1",
+      value: ["mock:judge"],
+    });
+    expect(await readSettings(db)).toEqual(stored);
+    // a hand edit cannot write provenance, and keeps the stored one
+    await writeSettings(db, { ...stored, reviewJudges: ["mock:other"], provenance: {} });
+    const after = await readSettings(db);
+    expect(after.reviewJudges).toEqual(["mock:other"]);
+    expect(after.provenance.reviewJudges).toMatchObject({ id: "run_1", value: ["mock:judge"] });
+    expect(after.provenance.reviewJudges?.overriddenAt).toEqual(expect.any(String));
+  });
+
+  it("writes made at once each land whole: none overwrites another's half-read row", async () => {
+    const { db } = store;
+    await Promise.all(
+      [1, 2, 3, 4].map((n) =>
+        writePromotion(
+          db,
+          `criteriaPanels.c${n}`,
+          (s) => ({ ...s, criteriaPanels: { ...s.criteriaPanels, [`c${n}`]: ["mock:judge"] } }),
+          { source: "run", id: `run_${n}`, label: "a run", figures: {}, at: new Date(0).toISOString() },
+          () => ["mock:judge"],
+        ),
+      ),
+    );
+    const s = await readSettings(db);
+    expect(Object.keys(s.criteriaPanels).sort()).toEqual(["c1", "c2", "c3", "c4"]);
+    expect(Object.keys(s.provenance).sort()).toEqual([
+      "criteriaPanels.c1",
+      "criteriaPanels.c2",
+      "criteriaPanels.c3",
+      "criteriaPanels.c4",
+    ]);
+    expect(await getSettingsData(db)).toBeDefined();
   });
 });

@@ -24,8 +24,8 @@ export type StoredSettings = { settings: Settings; problems: Record<string, stri
  * the rest of the row still loads. A row that still does not validate falls back to the defaults
  * rather than breaking every page, its problems reported too.
  */
-export function readStoredSettings(db: Db): StoredSettings {
-  return storedSettingsFrom(getSettingsData(db));
+export async function readStoredSettings(db: Db): Promise<StoredSettings> {
+  return storedSettingsFrom(await getSettingsData(db));
 }
 
 /** readStoredSettings of the stored JSON (undefined: no row yet). */
@@ -44,8 +44,8 @@ function storedSettingsFrom(data: unknown): StoredSettings {
   return { settings: salvaged.success ? salvaged.data : defaultSettings, problems };
 }
 
-export function readSettings(db: Db): Settings {
-  return readStoredSettings(db).settings;
+export async function readSettings(db: Db): Promise<Settings> {
+  return (await readStoredSettings(db)).settings;
 }
 
 function validProvenance(raw: unknown): {
@@ -91,9 +91,9 @@ function withAllowedKeyEnvs(s: Settings): Settings {
  * from `value`: a form or a command cannot write where a value came from. The stored provenance is
  * kept, and an entry whose promoted values `value` changed is marked overridden (lib/settings/provenance.ts).
  */
-export function writeSettings(db: Db, value: Settings): void {
+export async function writeSettings(db: Db, value: Settings): Promise<void> {
   const next = settingsSchema.parse(value);
-  updateSettingsData(db, (data) => {
+  await updateSettingsData(db, (data) => {
     const stored = storedSettingsFrom(data).settings.provenance;
     return { ...next, provenance: reconcileProvenance(stored, next) };
   });
@@ -104,15 +104,15 @@ export function writeSettings(db: Db, value: Settings): void {
  * becomes `entry` (its `value` is what `change` set there). Read and write under one write lock, so
  * a promotion never overwrites an edit saved in between. Returns the stored settings.
  */
-export function writePromotion(
+export async function writePromotion(
   db: Db,
   path: string,
   change: (current: Settings) => Settings,
   entry: Omit<ProvenanceEntry, "value">,
   promotedValue: (next: Settings) => unknown,
-): Settings {
+): Promise<Settings> {
   let next: Settings | undefined;
-  updateSettingsData(db, (data) => {
+  await updateSettingsData(db, (data) => {
     const current = storedSettingsFrom(data).settings;
     const changed = settingsSchema.parse(change(current));
     const others = reconcileProvenance(current.provenance, changed);
