@@ -16,12 +16,12 @@ function deadPid(): number {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("job runner", () => {
-  it("refuses a second claim while the owner is alive, naming it", () => {
+  it("refuses a second claim while the owner is alive, naming it", async () => {
     const { db } = tempDb();
-    claimJob(db, { id: "r1", kind: "run" });
+    await claimJob(db, { id: "r1", kind: "run" });
     let err: unknown;
     try {
-      claimJob(db, { id: "r1", kind: "run" });
+      await claimJob(db, { id: "r1", kind: "run" });
     } catch (e) {
       err = e;
     }
@@ -30,11 +30,11 @@ describe("job runner", () => {
     expect((err as JuryError).message).toContain(`process ${process.pid} on ${os.hostname()}`);
   });
 
-  it("takes over a job whose owner on this host died, and one whose heartbeat went stale elsewhere", () => {
+  it("takes over a job whose owner on this host died, and one whose heartbeat went stale elsewhere", async () => {
     const { db } = tempDb();
-    const first = claimJob(db, { id: "r1", kind: "run" });
+    const first = await claimJob(db, { id: "r1", kind: "run" });
     db.update(jobs).set({ ownerPid: deadPid() }).where(eq(jobs.id, "r1")).run();
-    const second = claimJob(db, { id: "r1", kind: "run" });
+    const second = await claimJob(db, { id: "r1", kind: "run" });
     expect(second.token).not.toBe(first.token);
     expect(getJob(db, { id: "r1" })?.ownerToken).toBe(second.token);
 
@@ -43,9 +43,9 @@ describe("job runner", () => {
       .where(eq(jobs.id, "r1"))
       .run();
     // fresh enough on another host: alive
-    expect(() => claimJob(db, { id: "r1", kind: "run" })).toThrow(/elsewhere/);
+    await expect(claimJob(db, { id: "r1", kind: "run" })).rejects.toThrow(/elsewhere/);
     // stale: gone
-    expect(claimJob(db, { id: "r1", kind: "run" }, { staleMs: 1_000 }).token).toBeTruthy();
+    expect((await claimJob(db, { id: "r1", kind: "run" }, { staleMs: 1_000 })).token).toBeTruthy();
   });
 
   it("a cancel request aborts the job's signal at the next heartbeat and ends it cancelled", async () => {
@@ -60,7 +60,7 @@ describe("job runner", () => {
       { heartbeatMs: 20 },
     );
     await sleep(30);
-    expect(cancelJob(db, "e1")).toBe(true);
+    expect(await cancelJob(db, "e1")).toBe(true);
     await expect(outcome).resolves.toEqual({ status: "cancelled", error: null, lost: false });
     const row = getJob(db, { id: "e1" });
     expect(row?.status).toBe("cancelled");
@@ -114,13 +114,15 @@ describe("job runner", () => {
     expect(getJob(db, { id: "r3" })?.ownerToken).toBe("someone-else");
   });
 
-  it("recovery at start marks jobs of dead owners interrupted and leaves live ones", () => {
+  it("recovery at start marks jobs of dead owners interrupted and leaves live ones", async () => {
     const { db } = tempDb();
-    claimJob(db, { id: "live", kind: "run" });
-    claimJob(db, { id: "dead", kind: "experiment" });
+    await claimJob(db, { id: "live", kind: "run" });
+    await claimJob(db, { id: "dead", kind: "experiment" });
     db.update(jobs).set({ ownerPid: deadPid() }).where(eq(jobs.id, "dead")).run();
     const seen: string[] = [];
-    const recovered = recoverStaleJobs(db, (j) => seen.push(`${j.kind}:${j.id}`));
+    const recovered = await recoverStaleJobs(db, (j) => {
+      seen.push(`${j.kind}:${j.id}`);
+    });
     expect(recovered.map((j) => j.id)).toEqual(["dead"]);
     expect(seen).toEqual(["experiment:dead"]);
     expect(getJob(db, { id: "dead" })).toMatchObject({ status: "interrupted", ownerToken: null });

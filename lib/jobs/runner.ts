@@ -241,7 +241,13 @@ export async function recoverStaleJobs(
     const finished = (await opts.finishedAs?.(job)) ?? null;
     if (finished) {
       if (
-        await casInterruptJob(db, { id: job.id, expectedToken: job.ownerToken, error: null, now, status: finished })
+        await casInterruptJob(db, {
+          id: job.id,
+          expectedToken: job.ownerToken,
+          error: null,
+          now,
+          status: finished,
+        })
       )
         out.push(job);
       continue;

@@ -203,7 +203,10 @@ async function workRun(
   const warn =
     opts.onWarning ?? ((line: string) => process.stderr.write(`jury: provider warning: ${line}\n`));
   // on PostgreSQL, a promise of the sample's commit (the pump's slot is freed once it is stored)
-  const record = (task: Task, { sample: s, cache, warnings: said }: TaskOutcome): undefined | Promise<void> => {
+  const record = (
+    task: Task,
+    { sample: s, cache, warnings: said }: TaskOutcome,
+  ): undefined | Promise<void> => {
     for (const w of said ?? []) {
       if (warnings.has(w)) continue;
       warnings.add(w);

@@ -20,7 +20,9 @@ export async function samplesToResample(
   caseId: string,
   criterionId: string,
 ): Promise<Sample[]> {
-  return (await getRunSamples(db, { runId })).filter((s) => s.caseId === caseId && s.criterionId === criterionId);
+  return (await getRunSamples(db, { runId })).filter(
+    (s) => s.caseId === caseId && s.criterionId === criterionId,
+  );
 }
 
 /** The judges a requeue will call (the deterministic checks call none). */

@@ -89,9 +89,10 @@ function sqliteWriter(db: SqliteDb, onError: (err: unknown) => void): SampleWrit
 
   return {
     write(item, onStored) {
-      if (failed) return;
+      if (failed) return undefined;
       queue.push({ item, onStored });
       scheduled ??= setImmediate(flush);
+      return undefined;
     },
     flush,
   };

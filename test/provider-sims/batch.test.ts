@@ -104,7 +104,7 @@ describe("batch mode", () => {
     const failed = getRunSamples(db, { runId }).filter((s) => s.error);
     expect(failed).toHaveLength(4);
     expect(failed.every((s) => /expired/.test(s.error ?? ""))).toBe(true);
-    requeue(db, runId, samplesToRetry(db, runId), "retried");
+    await requeue(db, runId, await samplesToRetry(db, runId), "retried");
     const again = executeRun(db, runId, { settings, registry, batchPollMs: 10 });
     await until(() => sims.counts.batches === 4);
     await sims.processBatches();
