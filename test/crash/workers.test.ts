@@ -56,7 +56,15 @@ function fixture() {
   return { suiteDir, db, registry, env };
 }
 
-const options = { judges: ["local:a"], n: N, temperature: 0.8, concurrency: CONCURRENCY, noCache: true };
+// the per-provider limit is the run's, so every process (whatever its Settings say) claims within the same one
+const options = {
+  judges: ["local:a"],
+  n: N,
+  temperature: 0.8,
+  concurrency: CONCURRENCY,
+  providerConcurrency: CONCURRENCY,
+  noCache: true,
+};
 
 async function until(what: string, check: () => boolean, ms = 60_000) {
   const end = Date.now() + ms;
