@@ -228,7 +228,7 @@ export async function runJob(
  */
 export async function recoverStaleJobs(
   db: Db,
-  onInterrupted: (job: Job) => void | Promise<void>,
+  onInterrupted: (job: Job) => unknown,
   opts: {
     staleMs?: number;
     finishedAs?: (job: Job) => JobStatus | null | Promise<JobStatus | null>;
