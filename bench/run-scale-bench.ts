@@ -21,7 +21,7 @@ import { createRequire } from "node:module";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createDb, type Db } from "@/db/client";
+import { createDb, type SqliteDb } from "@/db/client";
 import { getRunLive } from "@/db/queries/progress";
 import {
   getCellJudgeStats,
@@ -139,7 +139,7 @@ type RunFigures = {
 };
 
 /** Rows of every table (FTS shadow tables and SQLite's own left out). */
-function rowCounts(db: Db): Record<string, number> {
+function rowCounts(db: SqliteDb): Record<string, number> {
   const tables = db.$client
     .prepare(
       "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '\\_%' escape '\\' and sql not like '%virtual%' and name not like '%fts%' and name not like 'memories_head%' order by name",
@@ -231,8 +231,15 @@ function timed<T>(into: Phases, name: string, f: () => T): T {
   return v;
 }
 
+async function timedAsync<T>(into: Phases, name: string, f: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  const v = await f();
+  into[name] = (into[name] ?? 0) + performance.now() - t0;
+  return v;
+}
+
 /** The run page's data work (app/runs/[id]/page.tsx → loadRunPage), its SQL parts, without the render. */
-function runPageData(db: Db, id: string): Phases {
+async function runPageData(db: SqliteDb, id: string): Promise<Phases> {
   const p: Phases = {};
   timed(p, "getRunLive", () => getRunLive(db, id));
   timed(p, "getRunCaseIndex", () => getRunCaseIndex(db, { runId: id }));
@@ -241,12 +248,12 @@ function runPageData(db: Db, id: string): Phases {
   timed(p, "getFailureMessages", () => getFailureMessages(db, { runId: id }));
   // the whole page's data, those queries included (they are not added to the total twice)
   const all: Phases = {};
-  timed(all, "loadRunPage", () => loadRunPage(db, id, {}));
+  await timedAsync(all, "loadRunPage", () => loadRunPage(db, id, {}));
   return { ...p, loadRunPage: all.loadRunPage };
 }
 
 /** The runs list's queries (app/runs/page.tsx), without settings, suites and the render. */
-function runsListData(db: Db): Phases {
+function runsListData(db: SqliteDb): Phases {
   const p: Phases = {};
   timed(p, "listRuns", () => listRuns(db));
   timed(p, "getProgressByRun", () => getProgressByRun(db));
@@ -261,12 +268,12 @@ function medianPhases(xs: Phases[]): Phases {
 async function inProcessPhases(file: string, runId: string) {
   const db = createDb(file);
   try {
-    runPageData(db, runId); // warm-up, as for the requests
+    await runPageData(db, runId); // warm-up, as for the requests
     runsListData(db);
     const page: Phases[] = [];
     const list: Phases[] = [];
     for (let i = 0; i < REQUESTS; i++) {
-      page.push(runPageData(db, runId));
+      page.push(await runPageData(db, runId));
       list.push(runsListData(db));
     }
     const total = (p: Phases) =>

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getCachedResponse } from "@/db/queries/runs";
 import { buildJudgePrompt } from "../judging/prompt";
 import type { Settings } from "../settings/schema";
 import { settingsFor, tempDb, testRegistry } from "../testing/fixtures";
 import { type ScriptedServer, type ScriptRequest, startScriptedServer } from "../testing/scripted-server";
+import { freshStore, type Store, storeKinds } from "../testing/stores";
 import type { LlmCriterion } from "./definition";
 import { playgroundCacheKey, tryCriterion } from "./playground";
 
@@ -102,35 +103,6 @@ describe("tryCriterion", () => {
     expect(r.verdict.panel).toMatchObject({ flag_low_consensus: false, report_uncertainty: false });
   });
 
-  it("a second try of the same input comes from the cache, under the key a run uses, and noCache calls again", async () => {
-    server.setScript(panel);
-    const { db } = tempDb();
-    const { registry } = testRegistry();
-    const settings = settingsWith(["a"]);
-    const req = { criterionId: "helpful", judges: ["local:a"], n: 2, input, output: "four" };
-    const first = await tryCriterion(db, registry, settings, req);
-    const before = server.requests.length;
-    const again = await tryCriterion(db, registry, settings, req);
-    expect(server.requests.length).toBe(before);
-    expect(again.samples.every((s) => s.cached && s.score === 8)).toBe(true);
-    // nothing spent this time; each cached answer shows the cost its original call had
-    expect(again.calls).toMatchObject({ live: 0, cached: 2, costUsd: 0 });
-    expect(first.samples.every((s) => (s.costUsd ?? 0) > 0)).toBe(true);
-    expect(again.samples.map((s) => s.costUsd)).toEqual(first.samples.map((s) => s.costUsd));
-
-    // the key is a run's key: sha256 of [judge, system, prompt, temperature, schema, sample index]
-    const p = buildJudgePrompt(registry.criteria.get("helpful") as LlmCriterion, input, "four");
-    const runKey = createHash("sha256")
-      .update(JSON.stringify(["local:a", p.system, p.prompt, settings.judging.temperature, p.schema, 1]))
-      .digest("hex");
-    expect(playgroundCacheKey("local:a", p, settings.judging.temperature, 1)).toBe(runKey);
-    expect(getCachedResponse(db, runKey)?.text).toContain('"score":8');
-
-    const fresh = await tryCriterion(db, registry, settings, { ...req, noCache: true });
-    expect(server.requests.length).toBe(before + 2);
-    expect(fresh.samples.every((s) => !s.cached)).toBe(true);
-  });
-
   it("a failing judge and an out-of-scale answer are failed samples, counted apart from the aggregate and never cached", async () => {
     server.setScript(panel);
     const { db } = tempDb();
@@ -199,5 +171,42 @@ describe("tryCriterion", () => {
     });
     expect(fits.params).toEqual({ max_chars: 1000 });
     expect(fits.verdict).toMatchObject({ final_score: 1, passed: true });
+  });
+});
+
+describe.each(storeKinds())("tryCriterion's cache on %s", (kind) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await freshStore(kind);
+  });
+  afterEach(() => store.close());
+
+  it("a second try of the same input comes from the cache, under the key a run uses, and noCache calls again", async () => {
+    server.setScript(panel);
+    const { db } = store;
+    const { registry } = testRegistry();
+    const settings = settingsWith(["a"]);
+    const req = { criterionId: "helpful", judges: ["local:a"], n: 2, input, output: "four" };
+    const first = await tryCriterion(db, registry, settings, req);
+    const before = server.requests.length;
+    const again = await tryCriterion(db, registry, settings, req);
+    expect(server.requests.length).toBe(before);
+    expect(again.samples.every((s) => s.cached && s.score === 8)).toBe(true);
+    // nothing spent this time; each cached answer shows the cost its original call had
+    expect(again.calls).toMatchObject({ live: 0, cached: 2, costUsd: 0 });
+    expect(first.samples.every((s) => (s.costUsd ?? 0) > 0)).toBe(true);
+    expect(again.samples.map((s) => s.costUsd)).toEqual(first.samples.map((s) => s.costUsd));
+
+    // the key is a run's key: sha256 of [judge, system, prompt, temperature, schema, sample index]
+    const p = buildJudgePrompt(registry.criteria.get("helpful") as LlmCriterion, input, "four");
+    const runKey = createHash("sha256")
+      .update(JSON.stringify(["local:a", p.system, p.prompt, settings.judging.temperature, p.schema, 1]))
+      .digest("hex");
+    expect(playgroundCacheKey("local:a", p, settings.judging.temperature, 1)).toBe(runKey);
+    expect((await getCachedResponse(db, runKey))?.text).toContain('"score":8');
+
+    const fresh = await tryCriterion(db, registry, settings, { ...req, noCache: true });
+    expect(server.requests.length).toBe(before + 2);
+    expect(fresh.samples.every((s) => !s.cached)).toBe(true);
   });
 });

@@ -189,7 +189,7 @@ export async function tryCriterion(
           ? 0
           : null;
     if (!req.noCache) {
-      const hit = getCachedResponse(db, key);
+      const hit = await getCachedResponse(db, key);
       if (hit) {
         const p = parseJudgment(hit.text, scale);
         return {
@@ -215,7 +215,7 @@ export async function tryCriterion(
       const p = parseJudgment(r.text, scale);
       // only an answer that parsed is worth reusing (as in a run)
       if (p.ok)
-        putCachedResponse(db, {
+        await putCachedResponse(db, {
           key,
           text: r.text,
           inputTokens: r.inputTokens,

@@ -9,14 +9,14 @@ import { isPidAlive, recoverStaleJobs } from "./runner";
  * A review is stored only when it finishes, so a dead review has no row yet: its job row, already
  * marked interrupted with why, is what the Reviews page lists (it is not resumed: nothing runs twice).
  */
-function markWorkInterrupted(db: Db, job: Job): void {
+async function markWorkInterrupted(db: Db, job: Job): Promise<void> {
   const error = job.error ?? "The process working it stopped before it finished; resume it.";
   switch (job.kind) {
     case "run":
-      setRunStatus(db, { id: job.id, status: "interrupted", error, ownerPid: null });
+      await setRunStatus(db, { id: job.id, status: "interrupted", error, ownerPid: null });
       return;
     case "experiment":
-      finishExperiment(db, job.id, "interrupted", error);
+      await finishExperiment(db, job.id, "interrupted", error);
       return;
     case "review":
     case "agreement": // an import or report stores everything in one transaction at its end
@@ -39,12 +39,12 @@ function jobStatusOf(status: RunStatus | undefined): JobStatus | null {
 }
 
 /** What the job's work already reached: a kill after the work's last write must not undo it. */
-function finishedAs(db: Db, job: Job): JobStatus | null {
+async function finishedAs(db: Db, job: Job): Promise<JobStatus | null> {
   switch (job.kind) {
     case "run":
-      return jobStatusOf(getRunById(db, { id: job.id })?.status);
+      return jobStatusOf((await getRunById(db, { id: job.id }))?.status);
     case "experiment":
-      return jobStatusOf(getExperiment(db, job.id)?.status);
+      return jobStatusOf((await getExperiment(db, job.id))?.status);
     case "review":
     case "agreement":
       return null;
@@ -55,22 +55,28 @@ function finishedAs(db: Db, job: Job): JobStatus | null {
  * Recovers jobs whose owner died. Called at server start and then on a timer in the server
  * process (instrumentation.ts), never from a page render.
  */
-export function recoverJobs(db: Db): number {
-  const recovered = recoverStaleJobs(db, (job) => markWorkInterrupted(db, job), {
+export async function recoverJobs(db: Db): Promise<number> {
+  const recovered = await recoverStaleJobs(db, (job) => markWorkInterrupted(db, job), {
     finishedAs: (job) => finishedAs(db, job),
   });
   // runs started before jobs existed have only their owner pid
-  const legacy = markInterruptedRuns(db, isPidAlive);
+  const legacy = await markInterruptedRuns(db, isPidAlive);
   return recovered.length + legacy;
 }
 
 /** Runs recoverJobs now and every `everyMs` in this process (unref'd: it never keeps a process alive). */
 export function startRecoveryLoop(db: Db, everyMs = 1_000): () => void {
-  const tick = () => {
+  // one pass at a time: on PostgreSQL a pass may outlast the interval
+  let busy = false;
+  const tick = async () => {
+    if (busy) return;
+    busy = true;
     try {
-      recoverJobs(db);
+      await recoverJobs(db);
     } catch (err) {
       console.error("jury: job recovery failed:", err instanceof Error ? err.message : err);
+    } finally {
+      busy = false;
     }
   };
   tick();

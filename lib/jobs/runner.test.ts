@@ -1,11 +1,12 @@
 import { spawnSync } from "node:child_process";
 import os from "node:os";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type Op, query, write } from "@/db/op";
 import { getJob } from "@/db/queries/jobs";
-import { jobs } from "@/db/schema";
+import type { Job } from "@/db/schema";
 import { JuryError } from "../errors";
-import { tempDb } from "../testing/fixtures";
+import { freshStore, type Store, storeKinds } from "../testing/stores";
 import { cancelJob, claimJob, ownerIsAlive, recoverStaleJobs, runJob } from "./runner";
 
 /** A pid that certainly belongs to no live process: one that has just exited. */
@@ -15,13 +16,25 @@ function deadPid(): number {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe("job runner", () => {
-  it("refuses a second claim while the owner is alive, naming it", () => {
-    const { db } = tempDb();
-    claimJob(db, { id: "r1", kind: "run" });
+/** Changes a job's row behind the runner's back (a dead owner, another process taking it over). */
+const setJob = query(function* (db, id: string, set: Partial<Job>): Op<void> {
+  const { jobs } = db.tables;
+  yield* write(db.update(jobs).set(set).where(eq(jobs.id, id)));
+});
+
+describe.each(storeKinds())("job runner on %s", (kind) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await freshStore(kind);
+  });
+  afterEach(() => store.close());
+
+  it("refuses a second claim while the owner is alive, naming it", async () => {
+    const { db } = store;
+    await claimJob(db, { id: "r1", kind: "run" });
     let err: unknown;
     try {
-      claimJob(db, { id: "r1", kind: "run" });
+      await claimJob(db, { id: "r1", kind: "run" });
     } catch (e) {
       err = e;
     }
@@ -30,26 +43,23 @@ describe("job runner", () => {
     expect((err as JuryError).message).toContain(`process ${process.pid} on ${os.hostname()}`);
   });
 
-  it("takes over a job whose owner on this host died, and one whose heartbeat went stale elsewhere", () => {
-    const { db } = tempDb();
-    const first = claimJob(db, { id: "r1", kind: "run" });
-    db.update(jobs).set({ ownerPid: deadPid() }).where(eq(jobs.id, "r1")).run();
-    const second = claimJob(db, { id: "r1", kind: "run" });
+  it("takes over a job whose owner on this host died, and one whose heartbeat went stale elsewhere", async () => {
+    const { db } = store;
+    const first = await claimJob(db, { id: "r1", kind: "run" });
+    await setJob(db, "r1", { ownerPid: deadPid() });
+    const second = await claimJob(db, { id: "r1", kind: "run" });
     expect(second.token).not.toBe(first.token);
-    expect(getJob(db, { id: "r1" })?.ownerToken).toBe(second.token);
+    expect((await getJob(db, { id: "r1" }))?.ownerToken).toBe(second.token);
 
-    db.update(jobs)
-      .set({ ownerHost: "elsewhere", heartbeatAt: new Date(Date.now() - 5_000) })
-      .where(eq(jobs.id, "r1"))
-      .run();
+    await setJob(db, "r1", { ownerHost: "elsewhere", heartbeatAt: new Date(Date.now() - 5_000) });
     // fresh enough on another host: alive
-    expect(() => claimJob(db, { id: "r1", kind: "run" })).toThrow(/elsewhere/);
+    await expect(claimJob(db, { id: "r1", kind: "run" })).rejects.toThrow(/elsewhere/);
     // stale: gone
-    expect(claimJob(db, { id: "r1", kind: "run" }, { staleMs: 1_000 }).token).toBeTruthy();
+    expect((await claimJob(db, { id: "r1", kind: "run" }, { staleMs: 1_000 })).token).toBeTruthy();
   });
 
   it("a cancel request aborts the job's signal at the next heartbeat and ends it cancelled", async () => {
-    const { db } = tempDb();
+    const { db } = store;
     const outcome = runJob(
       db,
       { id: "e1", kind: "experiment", total: 5 },
@@ -60,15 +70,15 @@ describe("job runner", () => {
       { heartbeatMs: 20 },
     );
     await sleep(30);
-    expect(cancelJob(db, "e1")).toBe(true);
+    expect(await cancelJob(db, "e1")).toBe(true);
     await expect(outcome).resolves.toEqual({ status: "cancelled", error: null, lost: false });
-    const row = getJob(db, { id: "e1" });
+    const row = await getJob(db, { id: "e1" });
     expect(row?.status).toBe("cancelled");
     expect(row?.ownerToken).toBeNull();
   });
 
   it("a storage failure aborts in-flight work and is recorded on the job as interrupted", async () => {
-    const { db } = tempDb();
+    const { db } = store;
     let abortedWith: unknown;
     const outcome = await runJob(db, { id: "r2", kind: "run" }, async (ctx) => {
       const inflight = new Promise<void>((resolve) =>
@@ -88,11 +98,11 @@ describe("job runner", () => {
     expect(abortedWith).toMatchObject({ kind: "storage" });
     expect(outcome.status).toBe("interrupted");
     expect(outcome.error).toContain("database or disk is full");
-    expect(getJob(db, { id: "r2" })).toMatchObject({ status: "interrupted", error: outcome.error });
+    expect(await getJob(db, { id: "r2" })).toMatchObject({ status: "interrupted", error: outcome.error });
   });
 
   it("heartbeats carry progress; a job taken over stops its old owner without finishing the row", async () => {
-    const { db } = tempDb();
+    const { db } = store;
     let seenLost = false;
     const first = runJob(
       db,
@@ -100,9 +110,9 @@ describe("job runner", () => {
       async (ctx) => {
         ctx.report({ done: 4, errors: 1 });
         await sleep(50);
-        expect(getJob(db, { id: "r3" })).toMatchObject({ done: 4, errors: 1, total: 10 });
+        expect(await getJob(db, { id: "r3" })).toMatchObject({ done: 4, errors: 1, total: 10 });
         // another process takes it over (as if this one had been declared dead)
-        db.update(jobs).set({ ownerToken: "someone-else" }).where(eq(jobs.id, "r3")).run();
+        await setJob(db, "r3", { ownerToken: "someone-else" });
         await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
         seenLost = ctx.stopReason()?.kind === "lost";
         return { status: "interrupted" };
@@ -111,21 +121,23 @@ describe("job runner", () => {
     );
     await first;
     expect(seenLost).toBe(true);
-    expect(getJob(db, { id: "r3" })?.ownerToken).toBe("someone-else");
+    expect((await getJob(db, { id: "r3" }))?.ownerToken).toBe("someone-else");
   });
 
-  it("recovery at start marks jobs of dead owners interrupted and leaves live ones", () => {
-    const { db } = tempDb();
-    claimJob(db, { id: "live", kind: "run" });
-    claimJob(db, { id: "dead", kind: "experiment" });
-    db.update(jobs).set({ ownerPid: deadPid() }).where(eq(jobs.id, "dead")).run();
+  it("recovery at start marks jobs of dead owners interrupted and leaves live ones", async () => {
+    const { db } = store;
+    await claimJob(db, { id: "live", kind: "run" });
+    await claimJob(db, { id: "dead", kind: "experiment" });
+    await setJob(db, "dead", { ownerPid: deadPid() });
     const seen: string[] = [];
-    const recovered = recoverStaleJobs(db, (j) => seen.push(`${j.kind}:${j.id}`));
+    const recovered = await recoverStaleJobs(db, (j) => {
+      seen.push(`${j.kind}:${j.id}`);
+    });
     expect(recovered.map((j) => j.id)).toEqual(["dead"]);
     expect(seen).toEqual(["experiment:dead"]);
-    expect(getJob(db, { id: "dead" })).toMatchObject({ status: "interrupted", ownerToken: null });
-    expect(getJob(db, { id: "dead" })?.error).toMatch(/stopped before it finished/);
-    const live = getJob(db, { id: "live" });
+    expect(await getJob(db, { id: "dead" })).toMatchObject({ status: "interrupted", ownerToken: null });
+    expect((await getJob(db, { id: "dead" }))?.error).toMatch(/stopped before it finished/);
+    const live = await getJob(db, { id: "live" });
     expect(live?.status).toBe("running");
     expect(live && ownerIsAlive(live)).toBe(true);
   });

@@ -76,23 +76,23 @@ export function describeOwner(job: Job, now = Date.now()): string {
 }
 
 /** Enqueues a job (a no-op when it exists). */
-export function enqueueJob(db: Db, job: { id: string; kind: JobKind; total?: number }): void {
-  ensureJob(db, job);
+export async function enqueueJob(db: Db, job: { id: string; kind: JobKind; total?: number }): Promise<void> {
+  await ensureJob(db, job);
 }
 
 /**
  * Claims a job for this process. Throws `busy:<kind>` (a usage-level refusal: exit 2) when a live
  * owner is working it; takes it over when its owner died.
  */
-export function claimJob(
+export async function claimJob(
   db: Db,
   job: { id: string; kind: JobKind; total?: number },
   opts: { staleMs?: number } = {},
-): JobOwner {
-  ensureJob(db, job);
+): Promise<JobOwner> {
+  await ensureJob(db, job);
   const owner: JobOwner = { pid: process.pid, host: thisHost, token: randomBytes(9).toString("base64url") };
   for (let attempt = 0; attempt < 3; attempt++) {
-    const row = getJob(db, { id: job.id });
+    const row = await getJob(db, { id: job.id });
     if (!row) break;
     const now = new Date();
     if (ownerIsAlive(row, now.getTime(), opts.staleMs)) {
@@ -102,7 +102,7 @@ export function claimJob(
         { ownerPid: row.ownerPid, ownerHost: row.ownerHost },
       );
     }
-    if (casClaimJob(db, { id: job.id, owner, expectedToken: row.ownerToken, now })) return owner;
+    if (await casClaimJob(db, { id: job.id, owner, expectedToken: row.ownerToken, now })) return owner;
   }
   throw new JuryError(
     `busy:${job.kind}`,
@@ -115,8 +115,8 @@ function capitalise(s: string): string {
 }
 
 /** Asks the job's owner to stop (it aborts its in-flight calls at its next heartbeat). */
-export function cancelJob(db: Db, id: string): boolean {
-  return requestJobCancel(db, { id });
+export async function cancelJob(db: Db, id: string): Promise<boolean> {
+  return await requestJobCancel(db, { id });
 }
 
 export type RunJobOptions = {
@@ -136,7 +136,7 @@ export async function runJob(
   work: (ctx: JobContext) => Promise<{ status: JobStatus; error?: string | null }>,
   opts: RunJobOptions = {},
 ): Promise<{ status: JobStatus; error: string | null; lost: boolean }> {
-  const owner = claimJob(db, job, opts);
+  const owner = await claimJob(db, job, opts);
   const controller = new AbortController();
   let reason: StopReason | undefined;
   const stop = (r: StopReason) => {
@@ -149,20 +149,33 @@ export async function runJob(
   opts.signal?.addEventListener("abort", onOuter, { once: true });
   const progress: JobProgress = { done: 0, total: job.total ?? 0, errors: 0 };
   let dirty = true;
-  const beat = () => {
+  // on PostgreSQL a beat is a round trip: one at a time (a beat due while one runs is skipped), and
+  // none once the work ended (the job's row is finished then)
+  let beating: Promise<void> | undefined;
+  let ended = false;
+  const beatOnce = async () => {
+    const wasDirty = dirty;
+    dirty = false;
     try {
-      const r = heartbeatJob(db, {
+      const r = await heartbeatJob(db, {
         id: job.id,
         token: owner.token,
         now: new Date(),
-        progress: dirty ? progress : undefined,
+        progress: wasDirty ? progress : undefined,
       });
-      dirty = false;
+      if (ended) return;
       if (!r) stop({ kind: "lost", message: "Another process took this job over." });
       else if (r.cancelRequested) stop({ kind: "cancelled" });
     } catch {
+      if (wasDirty) dirty = true;
       // a heartbeat that cannot be written is not fatal by itself: the job's own writes decide
     }
+  };
+  const beat = () => {
+    if (beating || ended) return;
+    beating = beatOnce().finally(() => {
+      beating = undefined;
+    });
   };
   const timer = setInterval(beat, opts.heartbeatMs ?? HEARTBEAT_MS);
   timer.unref?.();
@@ -188,16 +201,18 @@ export async function runJob(
   } catch (err) {
     outcome = { status: "failed", error: err instanceof Error ? err.message : String(err) };
   } finally {
+    ended = true;
     clearInterval(timer);
     opts.signal?.removeEventListener("abort", onOuter);
   }
+  await beating; // a beat in flight ends before the job's row is finished
   if (reason?.kind === "storage" || reason?.kind === "lost") {
     outcome = { status: reason.kind === "lost" ? outcome.status : "interrupted", error: reason.message };
   }
   const lost = reason?.kind === "lost";
   if (!lost) {
     try {
-      finishJobRow(db, { id: job.id, token: owner.token, ...outcome, now: new Date() });
+      await finishJobRow(db, { id: job.id, token: owner.token, ...outcome, now: new Date() });
     } catch {
       // the disk may still be full: the stale heartbeat marks the job interrupted at the next start
     }
@@ -211,26 +226,35 @@ export async function runJob(
  * work itself already finished (the owner died between the work's last write and the job's), the job
  * takes that status instead and `onInterrupted` is not called.
  */
-export function recoverStaleJobs(
+export async function recoverStaleJobs(
   db: Db,
-  onInterrupted: (job: Job) => void,
-  opts: { staleMs?: number; finishedAs?: (job: Job) => JobStatus | null } = {},
-): Job[] {
+  onInterrupted: (job: Job) => unknown,
+  opts: {
+    staleMs?: number;
+    finishedAs?: (job: Job) => JobStatus | null | Promise<JobStatus | null>;
+  } = {},
+): Promise<Job[]> {
   const out: Job[] = [];
   const now = new Date();
-  for (const job of listActiveJobs(db)) {
+  for (const job of await listActiveJobs(db)) {
     if (job.status !== "running" || ownerIsAlive(job, now.getTime(), opts.staleMs)) continue;
-    const finished = opts.finishedAs?.(job) ?? null;
+    const finished = (await opts.finishedAs?.(job)) ?? null;
     if (finished) {
       if (
-        casInterruptJob(db, { id: job.id, expectedToken: job.ownerToken, error: null, now, status: finished })
+        await casInterruptJob(db, {
+          id: job.id,
+          expectedToken: job.ownerToken,
+          error: null,
+          now,
+          status: finished,
+        })
       )
         out.push(job);
       continue;
     }
     const error = `The process working it (${describeOwner(job, now.getTime())}) stopped before it finished.`;
-    if (casInterruptJob(db, { id: job.id, expectedToken: job.ownerToken, error, now })) {
-      onInterrupted(job);
+    if (await casInterruptJob(db, { id: job.id, expectedToken: job.ownerToken, error, now })) {
+      await onInterrupted(job);
       out.push(job);
     }
   }

@@ -2,7 +2,7 @@
 // "good" and "cheap" (right on most samples), "noise" (any score) and "high" (biased high).
 import type { Db } from "@/db/client";
 import { setVerdictLabels } from "@/db/queries/labels";
-import { insertRun, recordSample } from "@/db/queries/runs";
+import { getRunTasks, insertRun, recordSamples, setRunStatus } from "@/db/queries/runs";
 import { hashString } from "../providers/mock-model";
 import { finalizeRun } from "../runs/finalize-run";
 
@@ -35,12 +35,12 @@ export function panelScoreOf(model: string, i: number, k: number): number {
 export const panelCaseId = (i: number) => `case${String(i).padStart(2, "0")}`;
 
 /** A finished run of the four judges × N=5 over the 60 cases (no call), every verdict labelled. */
-export function seedPanelRun(db: Db, id = "run_20260301_0000a11e"): string {
+export async function seedPanelRun(db: Db, id = "run_20260301_0000a11e"): Promise<string> {
   const criteria = [
     { id: "correctness", type: "llm" as const, scale: [1, 10] as [number, number], threshold: 6, params: {} },
   ];
   const cases = Array.from({ length: PANEL_CASES }, (_, i) => panelCaseId(i));
-  insertRun(db, {
+  await insertRun(db, {
     id,
     suitePath: "/suites/panel",
     suiteName: "panel",
@@ -58,33 +58,33 @@ export function seedPanelRun(db: Db, id = "run_20260301_0000a11e"): string {
       ),
     ),
   });
-  const tasks = db.$client
-    .prepare("select id, case_id as caseId, judge, sample_index as k from tasks where run_id = ?")
-    .all(id) as { id: number; caseId: string; judge: string; k: number }[];
-  for (const t of tasks) {
-    const score = panelScoreOf(t.judge, cases.indexOf(t.caseId), t.k);
-    recordSample(db, {
-      taskId: t.id,
-      runId: id,
-      caseId: t.caseId,
-      criterionId: "correctness",
-      judge: t.judge,
-      sampleIndex: t.k,
-      score,
-      reasoning: "r",
-      rawText: "{}",
-      latencyMs: 1,
-      inputTokens: 400,
-      outputTokens: 20,
-      costUsd: 0,
-      attempts: 1,
-      cached: false,
-      error: null,
-    });
-  }
-  finalizeRun(db, id, { judges: PANEL_JUDGES, n: PANEL_N });
-  db.$client.prepare("update runs set status = 'done' where id = ?").run(id);
-  setVerdictLabels(
+  const tasks = await getRunTasks(db, { runId: id });
+  await recordSamples(
+    db,
+    tasks.map((t) => ({
+      sample: {
+        taskId: t.id,
+        runId: id,
+        caseId: t.caseId,
+        criterionId: "correctness",
+        judge: t.judge,
+        sampleIndex: t.sampleIndex,
+        score: panelScoreOf(t.judge, cases.indexOf(t.caseId), t.sampleIndex),
+        reasoning: "r",
+        rawText: "{}",
+        latencyMs: 1,
+        inputTokens: 400,
+        outputTokens: 20,
+        costUsd: 0,
+        attempts: 1,
+        cached: false,
+        error: null,
+      },
+    })),
+  );
+  await finalizeRun(db, id, { judges: PANEL_JUDGES, n: PANEL_N });
+  await setRunStatus(db, { id, status: "done" });
+  await setVerdictLabels(
     db,
     cases.map((caseId, i) => ({
       runId: id,

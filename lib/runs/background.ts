@@ -7,13 +7,18 @@ const globalForJobs = globalThis as unknown as { __juryJobs?: Map<string, Promis
 if (!globalForJobs.__juryJobs) globalForJobs.__juryJobs = new Map();
 const jobs = globalForJobs.__juryJobs;
 
-/** Starts (or resumes) a run inside this server process without waiting for it. */
-export function startRunInBackground(db: Db, runId: string): void {
+/**
+ * Starts (or resumes) a run inside this server process without waiting for it: the promise settles
+ * once it is started (its settings and criteria read, whose failure it throws), not when it ends.
+ */
+export async function startRunInBackground(db: Db, runId: string): Promise<void> {
   if (jobs.has(runId)) return;
-  const settings = readSettings(db);
-  const registry = loadProjectCriteria();
-  const job = executeRun(db, runId, { settings, registry, workerKind: "dashboard" })
+  // registered before the first await: a second call meanwhile sees it and starts nothing
+  const setup = (async () => ({ settings: await readSettings(db), registry: loadProjectCriteria() }))();
+  const job = setup
+    .then(({ settings, registry }) => executeRun(db, runId, { settings, registry, workerKind: "dashboard" }))
     .catch((err) => console.error(`run ${runId} failed:`, err instanceof Error ? err.message : err))
     .finally(() => jobs.delete(runId));
   jobs.set(runId, job);
+  await setup;
 }

@@ -63,13 +63,13 @@ export async function runBatched(
 ): Promise<void> {
   const runId = tasks[0]?.runId ?? "";
   const byId = new Map(tasks.map((t) => [t.id, t]));
-  const open = runId ? getOpenRunBatches(env.db, { runId }) : [];
+  const open = runId ? await getOpenRunBatches(env.db, { runId }) : [];
   const held = new Set(open.flatMap((b) => b.taskIds));
   const toSubmit: Task[] = [];
   for (const t of tasks) {
     if (held.has(t.id)) continue;
     // an answer in the response cache is taken from there, as a live run does
-    if (!env.options.noCache && !t.fresh && cachedAnswer(env, t)) {
+    if (!env.options.noCache && !t.fresh && (await cachedAnswer(env, t))) {
       const outcome = await performTask(env, t);
       if (outcome) record(t, outcome);
       continue;
@@ -85,11 +85,11 @@ export async function runBatched(
   await pollUntilCollected(env, open, byId, record, o);
 }
 
-function cachedAnswer(env: TaskEnv, t: Task): boolean {
+async function cachedAnswer(env: TaskEnv, t: Task): Promise<boolean> {
   const def = env.registry.criteria.get(t.criterionId) as LlmCriterion | undefined;
   const c = env.cases.get(t.caseId);
   if (!def || !c) return false;
-  return getCachedResponse(env.db, judgeRequestOf(env, t, def, c).cacheKey) !== undefined;
+  return (await getCachedResponse(env.db, judgeRequestOf(env, t, def, c).cacheKey)) !== undefined;
 }
 
 /** What one task's call asks: the judge prompt, schema, temperature and prompt-cache hint. */
@@ -122,7 +122,7 @@ async function submit(env: TaskEnv, judge: string, list: Task[]): Promise<RunBat
   }
   const { id, inputFileId } = await submitBatch(provider, requests);
   const taskIds = ordered.map((t) => t.id);
-  insertRunBatch(env.db, { id, runId: ordered[0].runId, judge, taskIds, inputFileId });
+  await insertRunBatch(env.db, { id, runId: ordered[0].runId, judge, taskIds, inputFileId });
   return {
     id,
     runId: ordered[0].runId,
@@ -156,7 +156,7 @@ async function pollUntilCollected(
     for (const b of pending) {
       const provider = batchProvider(b.judge) as BatchProvider;
       const state = await pollBatch(provider, b.id);
-      updateRunBatch(env.db, b.id, {
+      await updateRunBatch(env.db, b.id, {
         status: state.status === "ended" ? "ended" : state.status,
         succeeded: state.succeeded,
         failed: state.failed,
@@ -204,16 +204,16 @@ async function collect(
       record(t, failedOutcome(c.cacheKey, errorMessage(err)));
     }
   }
-  updateRunBatch(env.db, b.id, { status: "collected" });
+  await updateRunBatch(env.db, b.id, { status: "collected" });
 }
 
 async function cancelAll(env: TaskEnv, batches: RunBatch[]): Promise<void> {
   for (const b of batches) {
     try {
       await cancelBatch(batchProvider(b.judge) as BatchProvider, b.id);
-      updateRunBatch(env.db, b.id, { status: "cancelled" });
+      await updateRunBatch(env.db, b.id, { status: "cancelled" });
     } catch (err) {
-      updateRunBatch(env.db, b.id, { error: `cancel failed: ${errorMessage(err)}` });
+      await updateRunBatch(env.db, b.id, { error: `cancel failed: ${errorMessage(err)}` });
     }
   }
 }

@@ -39,7 +39,7 @@ describe("estimates count cached calls apart and price only the calls to make", 
     });
     await executeRun(db, runId, { settings: settingsFor(server.baseURL), registry });
 
-    const [summary] = suiteSummaries(registry, { db, judges, temperature: 0.8 });
+    const [summary] = await suiteSummaries(registry, { db, judges, temperature: 0.8 });
     const cells = 2 * 2; // 2 cases × 2 LLM criteria (the deterministic one makes no call)
     expect(summary.cached).toEqual({
       "local:a": [cells, cells, 0, 0, 0, 0, 0, 0, 0, 0],

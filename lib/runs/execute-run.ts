@@ -66,7 +66,7 @@ export type ExecuteOptions = {
  * (its batches are one request for many tasks): another process gets `busy:run`.
  */
 export async function executeRun(db: Db, runId: string, opts: ExecuteOptions): Promise<RunStatus> {
-  const run = getRunById(db, { id: runId });
+  const run = await getRunById(db, { id: runId });
   if (!run) throw new Error(`No run ${runId}`);
   if (run.status === "done" || run.status === "done_with_failures") return run.status;
   let status: RunStatus = "interrupted";
@@ -106,18 +106,24 @@ async function joinRun(db: Db, runId: string, opts: ExecuteOptions): Promise<Run
   if (opts.signal?.aborted) onOuter();
   opts.signal?.addEventListener("abort", onOuter, { once: true });
   // the owner's job row says whether to go on: cancelled, ended, or its owner gone
-  const watch = () => {
-    const job = getJob(db, { id: runId });
+  const watch = async () => {
+    const job = await getJob(db, { id: runId });
     if (job?.cancelRequested) stop({ kind: "cancelled" });
     else if (job?.status !== "running") stop("ended");
     else if (!ownerIsAlive(job)) stop("orphaned");
   };
+  let watching = false;
   const timer = setInterval(() => {
-    try {
-      watch();
-    } catch {
-      // a read that fails is not the verdict: the next beat looks again
-    }
+    if (watching) return; // the last look has not answered yet
+    watching = true;
+    Promise.resolve()
+      .then(watch)
+      .catch(() => {
+        // a read that fails is not the verdict: the next beat looks again
+      })
+      .finally(() => {
+        watching = false;
+      });
   }, opts.cancelPollMs ?? 250);
   timer.unref?.();
   const ctx: JobContext = {
@@ -142,10 +148,10 @@ async function joinRun(db: Db, runId: string, opts: ExecuteOptions): Promise<Run
   // the owner settles the run once every task is recorded: wait for it (or take over if it dies)
   const poll = readEnv("JURY_CLAIM_POLL_MS");
   for (;;) {
-    const run = getRunById(db, { id: runId });
+    const run = await getRunById(db, { id: runId });
     if (!run) throw new Error(`No run ${runId}`);
     if (run.status !== "running" && run.status !== "queued") return run.status;
-    const job = getJob(db, { id: runId });
+    const job = await getJob(db, { id: runId });
     if (job && job.status === "running" && !ownerIsAlive(job)) return executeRun(db, runId, opts);
     if (opts.signal?.aborted) return "interrupted";
     await new Promise((r) => setTimeout(r, Math.min(poll, 100)));
@@ -159,11 +165,11 @@ async function workRun(
   ctx: JobContext,
   role: "owner" | "joiner",
 ): Promise<RunStatus> {
-  const run = getRunById(db, { id: runId });
+  const run = await getRunById(db, { id: runId });
   if (!run) throw new Error(`No run ${runId}`);
   const { options } = run;
   if (role === "owner")
-    setRunStatus(db, { id: runId, status: "running", error: null, ownerPid: process.pid });
+    await setRunStatus(db, { id: runId, status: "running", error: null, ownerPid: process.pid });
   const signal = ctx.signal;
   // every call waiting to retry listens on this signal: more than Node's default 10 is normal here
   setMaxListeners(0, signal);
@@ -172,7 +178,7 @@ async function workRun(
     options,
     settings: opts.settings,
     registry: opts.registry,
-    cases: new Map(getRunCases(db, { runId }).map((c) => [c.caseId, c])),
+    cases: new Map((await getRunCases(db, { runId })).map((c) => [c.caseId, c])),
     scheduler: createCallScheduler({
       concurrency: options.concurrency,
       perProviderConcurrency: options.providerConcurrency ?? opts.settings.judging.perProviderConcurrency,
@@ -185,18 +191,22 @@ async function workRun(
     errors: 0,
     cached: 0,
     costUsd: 0,
-    remaining: getRunProgress(db, { runId }).pending,
+    remaining: (await getRunProgress(db, { runId })).pending,
   };
   const worker = {
     id: workerIdOf(randomBytes(6).toString("base64url")),
     kind: opts.workerKind ?? "eval",
   };
-  upsertWorker(db, { ...worker, host: os.hostname(), pid: process.pid, runId, now: new Date() });
+  await upsertWorker(db, { ...worker, host: os.hostname(), pid: process.pid, runId, now: new Date() });
   const writer = createSampleWriter(db, (err) => ctx.failStorage(err));
   const warnings = new Set<string>();
   const warn =
     opts.onWarning ?? ((line: string) => process.stderr.write(`jury: provider warning: ${line}\n`));
-  const record = (task: Task, { sample: s, cache, warnings: said }: TaskOutcome) => {
+  // on PostgreSQL, a promise of the sample's commit (the pump's slot is freed once it is stored)
+  const record = (
+    task: Task,
+    { sample: s, cache, warnings: said }: TaskOutcome,
+  ): undefined | Promise<void> => {
     for (const w of said ?? []) {
       if (warnings.has(w)) continue;
       warnings.add(w);
@@ -213,7 +223,7 @@ async function workRun(
       ...s,
     };
     // counted once committed; a failed write (a full disk) is the job's failure, never this judge's
-    writer.write({ sample, cache }, (written) => {
+    return writer.write({ sample, cache }, (written) => {
       if (!written) return;
       progress.completed++;
       progress.remaining--;
@@ -232,15 +242,19 @@ async function workRun(
   try {
     const perform = async (task: Task) => {
       const outcome = await performTask(env, task);
-      if (outcome) record(task, outcome);
+      if (!outcome) return;
+      // on SQLite the commit is at the end of this turn; on PostgreSQL this task holds its slot
+      // (and its claim counts against the run's limits) until its sample is stored
+      const stored = record(task, outcome);
+      if (stored) await stored;
     };
     // a batched run's owner takes its batch's tasks at once; the rest are claimed as slots free up
     const batchable =
-      role === "owner" ? getPendingTasks(db, { runId }).filter((t) => isBatchable(env, t)) : [];
+      role === "owner" ? (await getPendingTasks(db, { runId })).filter((t) => isBatchable(env, t)) : [];
     const now = Date.now();
     const mine = new Set(
       batchable.length
-        ? claimTasksById(db, {
+        ? await claimTasksById(db, {
             ids: batchable.map((t) => t.id),
             workerId: worker.id,
             now: new Date(now),
@@ -271,16 +285,16 @@ async function workRun(
           })
         : undefined,
     ]);
-    writer.flush();
-    releaseWorker(db, worker.id);
-    addRunProviderWarnings(db, { id: runId, warnings: [...warnings] });
-    return role === "owner" ? settleRun(db, runId, options, ctx) : "running";
+    await writer.flush();
+    await releaseWorker(db, worker.id);
+    await addRunProviderWarnings(db, { id: runId, warnings: [...warnings] });
+    return role === "owner" ? await settleRun(db, runId, options, ctx) : "running";
   } catch (err) {
     try {
-      writer.flush(); // what was answered is kept
-      releaseWorker(db, worker.id);
+      await writer.flush(); // what was answered is kept
+      await releaseWorker(db, worker.id);
       if (role === "owner")
-        setRunStatus(db, { id: runId, status: "failed", error: errorMessage(err), ownerPid: null });
+        await setRunStatus(db, { id: runId, status: "failed", error: errorMessage(err), ownerPid: null });
     } catch {
       // the disk may be full: recovery marks it interrupted from the job's stale heartbeat
     }
@@ -289,9 +303,9 @@ async function workRun(
 }
 
 /** Gives back a worker's unfinished claims (others take them at once) and removes its row. */
-function releaseWorker(db: Db, id: string): void {
+async function releaseWorker(db: Db, id: string): Promise<void> {
   try {
-    removeWorker(db, { id });
+    await removeWorker(db, { id });
   } catch {
     // its claims expire by themselves
   }
@@ -301,7 +315,7 @@ function releaseWorker(db: Db, id: string): void {
  * The run's status once its tasks ended: done only when every planned sample answered (failed samples
  * make it done_with_failures), else cancelled or interrupted (resumable); its results computed.
  */
-function settleRun(db: Db, runId: string, options: RunOptions, ctx: JobContext): RunStatus {
+async function settleRun(db: Db, runId: string, options: RunOptions, ctx: JobContext): Promise<RunStatus> {
   const stop = ctx.stopReason();
   if (stop?.kind === "lost") return "interrupted"; // another process works it now: leave its rows alone
   const status: RunStatus =
@@ -309,7 +323,7 @@ function settleRun(db: Db, runId: string, options: RunOptions, ctx: JobContext):
       ? "cancelled"
       : ctx.signal.aborted
         ? "interrupted"
-        : getRunProgress(db, { runId }).errors > 0
+        : (await getRunProgress(db, { runId })).errors > 0
           ? "done_with_failures"
           : "done";
   const error =
@@ -318,8 +332,8 @@ function settleRun(db: Db, runId: string, options: RunOptions, ctx: JobContext):
       : status === "interrupted"
         ? "Stopped before it finished; resume it."
         : null;
-  finalizeRun(db, runId, options);
-  setRunStatus(db, { id: runId, status, error, ownerPid: null });
+  await finalizeRun(db, runId, options);
+  await setRunStatus(db, { id: runId, status, error, ownerPid: null });
   return status;
 }
 

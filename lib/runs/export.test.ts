@@ -66,7 +66,7 @@ beforeAll(async () => {
   runId = await createRun(db, loadSuite(suite), registry, opts);
   await executeRun(db, runId, { settings, registry });
   // one round of retries: the failed samples stay, marked, beside their replacements
-  requeue(db, runId, samplesToRetry(db, runId), "retried");
+  await requeue(db, runId, await samplesToRetry(db, runId), "retried");
   await executeRun(db, runId, { settings, registry });
 }, 60_000);
 afterAll(async () => {
@@ -149,8 +149,8 @@ describe("run export", () => {
     expect(want.some((r) => r.error?.includes("not JSON") || r.error?.includes("JSON"))).toBe(true);
   });
 
-  it("CSV parses back (a real RFC 4180 parse: quotes, commas, line breaks, edge spaces) to the stored samples", () => {
-    const out = exportRun(db, runId, "csv");
+  it("CSV parses back (a real RFC 4180 parse: quotes, commas, line breaks, edge spaces) to the stored samples", async () => {
+    const out = await exportRun(db, runId, "csv");
     expect(out.contentType).toMatch(/^text\/csv/);
     const rows = parse(out.body, {
       columns: true,
@@ -165,8 +165,8 @@ describe("run export", () => {
     expect(new Set(rows.map((r) => csvText(r.case_name)))).toEqual(new Set(["Case 0", HOSTILE]));
   });
 
-  it("no text cell starts a formula (OWASP's CSV-injection guard); numbers stay numbers", () => {
-    const body = exportRun(db, runId, "csv").body;
+  it("no text cell starts a formula (OWASP's CSV-injection guard); numbers stay numbers", async () => {
+    const body = (await exportRun(db, runId, "csv")).body;
     const rows = parse(body, { columns: true }) as Record<string, string>[];
     for (const r of rows)
       for (const [k, v] of Object.entries(r)) expect(v, `${k}: ${v}`).not.toMatch(FORMULA_CELL);
@@ -182,8 +182,8 @@ describe("run export", () => {
     expect(body).not.toMatch(/(^|,)=HYPERLINK/m);
   });
 
-  it("JSON parses back to the same rows, with the run it came from", () => {
-    const out = exportRun(db, runId, "json");
+  it("JSON parses back to the same rows, with the run it came from", async () => {
+    const out = await exportRun(db, runId, "json");
     const data = JSON.parse(out.body) as {
       run: { id: string; judges: string[]; n: number };
       samples: ExportRow[];
@@ -194,12 +194,15 @@ describe("run export", () => {
     expect(data.samples.some((r) => r.case_name === HOSTILE && r.reasoning === HOSTILE)).toBe(true);
     expect(out.body).not.toContain(CANARY);
     // CSV and JSON hold the same table
-    const csv = parse(exportRun(db, runId, "csv").body, { columns: true }) as Record<string, string>[];
+    const csv = parse((await exportRun(db, runId, "csv")).body, { columns: true }) as Record<
+      string,
+      string
+    >[];
     expect(csv.map(typed)).toEqual(data.samples.map(({ case_name: _n, threshold: _t, ...r }) => r));
   });
 
-  it("an empty run exports a header only; an unknown run is not_found", () => {
+  it("an empty run exports a header only; an unknown run is not_found", async () => {
     expect(toCsv([])).toBe(`${EXPORT_COLUMNS.join(",")}\r\n`);
-    expect(() => runExportData(db, "run_20200101_00000000")).toThrow(/No run with id/);
+    await expect(runExportData(db, "run_20200101_00000000")).rejects.toThrow(/No run with id/);
   });
 });

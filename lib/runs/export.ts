@@ -83,13 +83,15 @@ export type RunExport = {
 const clean = (t: string | null) => (t === null ? null : redactSecrets(t));
 
 /** The rows of a run's export, in stored order. Throws `not_found:run` for an unknown id. */
-export function runExportData(db: Db, runId: string): RunExport {
-  const run = getRunById(db, { id: runId });
+export async function runExportData(db: Db, runId: string): Promise<RunExport> {
+  const run = await getRunById(db, { id: runId });
   if (!run) throw new JuryError("not_found:run", `No run with id "${runId}" (jury runs list shows them)`);
-  const cases = new Map(getRunCases(db, { runId }).map((c) => [c.caseId, c]));
+  const cases = new Map((await getRunCases(db, { runId })).map((c) => [c.caseId, c]));
   const key = (c: string, k: string) => `${c}\u0000${k}`;
-  const verdicts = new Map(getRunResults(db, { runId }).map((r) => [key(r.caseId, r.criterionId), r]));
-  const samples = getRunSampleHistory(db, { runId }).map((s): ExportRow => {
+  const verdicts = new Map(
+    (await getRunResults(db, { runId })).map((r) => [key(r.caseId, r.criterionId), r]),
+  );
+  const samples = (await getRunSampleHistory(db, { runId })).map((s): ExportRow => {
     const c = cases.get(s.caseId);
     const threshold = c?.criteria.find((x) => x.id === s.criterionId)?.threshold ?? null;
     const v = verdicts.get(key(s.caseId, s.criterionId));
@@ -139,12 +141,12 @@ export function toCsv(rows: readonly ExportRow[]): string {
 }
 
 /** A run's export as the file a person downloads: its text, content type and file name. */
-export function exportRun(
+export async function exportRun(
   db: Db,
   runId: string,
   format: ExportFormat,
-): { body: string; contentType: string; filename: string } {
-  const data = runExportData(db, runId);
+): Promise<{ body: string; contentType: string; filename: string }> {
+  const data = await runExportData(db, runId);
   return format === "csv"
     ? { body: toCsv(data.samples), contentType: "text/csv; charset=utf-8", filename: `${runId}-samples.csv` }
     : {

@@ -69,16 +69,18 @@ export function computeVerdicts(
 }
 
 /** Recomputes and stores the results of a run from its samples. */
-export function finalizeRun(
+export async function finalizeRun(
   db: Db,
   runId: string,
   options: Pick<RunOptions, "judges" | "n" | "panel" | "criterionJudges" | "criterionN">,
-): void {
-  const verdicts = computeVerdicts(getRunCases(db, { runId }), getRunSamples(db, { runId }), options.judges, {
+): Promise<void> {
+  const cases = await getRunCases(db, { runId });
+  const samples = await getRunSamples(db, { runId });
+  const verdicts = computeVerdicts(cases, samples, options.judges, {
     n: options.n,
     panel: options.panel,
     criterionJudges: options.criterionJudges,
     criterionN: options.criterionN,
   });
-  replaceResults(db, runId, verdictRows(runId, verdicts));
+  await replaceResults(db, runId, verdictRows(runId, verdicts));
 }

@@ -57,7 +57,7 @@ describe("call inspector", () => {
     expect(llm).toHaveLength(4); // 2 llm criteria × N = 2
     expect(received).toHaveLength(4);
     for (const s of llm) {
-      const x = inspectSample(db, runId, s.id, registry);
+      const x = await inspectSample(db, runId, s.id, registry);
       expect(x?.kind).toBe("llm");
       expect(x?.check).toBe("verified");
       const req = x?.request;
@@ -93,7 +93,7 @@ describe("call inspector", () => {
     await executeRun(db, second, { settings: settingsFor(server.baseURL), registry });
     expect(server.requests.length).toBe(before);
     const cached = getRunSamples(db, { runId: second }).find((x) => x.judge === "local:a");
-    const c = inspectSample(db, second, cached!.id, registry);
+    const c = await inspectSample(db, second, cached!.id, registry);
     expect(c?.sample.cached).toBe(true);
     expect(c?.check).toBe("verified");
 
@@ -106,20 +106,20 @@ describe("call inspector", () => {
       prompt_template: `${def.prompt_template} Be terse.`,
     });
     const changed = { criteria: loadCriteria(dir, { short: { lengthOk } }).criteria };
-    const x = inspectSample(db, runId, s!.id, changed);
+    const x = await inspectSample(db, runId, s!.id, changed);
     expect(x?.check).toBe("differs");
     expect(x?.note).toContain("version 1.0 then, 2.0 now");
     expect(x?.request?.messages[1].content).toContain("Be terse.");
-    expect(inspectSample(db, runId, s!.id, registry)?.check).toBe("verified");
+    expect((await inspectSample(db, runId, s!.id, registry))?.check).toBe("verified");
   });
 
   it("a deterministic check has no request; an unknown sample or run is undefined", async () => {
     const { db, registry, runId } = await run();
     const det = getRunSamples(db, { runId }).find((s) => s.judge === "deterministic");
-    const x = inspectSample(db, runId, det!.id, registry);
+    const x = await inspectSample(db, runId, det!.id, registry);
     expect(x).toMatchObject({ kind: "deterministic", deterministic: { function: "lengthOk" } });
     expect(x?.request).toBeUndefined();
-    expect(inspectSample(db, runId, 999_999, registry)).toBeUndefined();
-    expect(inspectSample(db, "run_20200101_00000000", det!.id, registry)).toBeUndefined();
+    expect(await inspectSample(db, runId, 999_999, registry)).toBeUndefined();
+    expect(await inspectSample(db, "run_20200101_00000000", det!.id, registry)).toBeUndefined();
   });
 });

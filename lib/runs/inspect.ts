@@ -91,17 +91,17 @@ export function rebuildJudgeRequest(c: Pick<RunCase, "input" | "output">, def: L
 }
 
 /** One sample's call, or undefined when the run or the sample does not exist. */
-export function inspectSample(
+export async function inspectSample(
   db: Db,
   runId: string,
   sampleId: number,
   registry: Pick<CriteriaRegistry, "criteria">,
-): CallInspection | undefined {
-  const run = getRunById(db, { id: runId });
+): Promise<CallInspection | undefined> {
+  const run = await getRunById(db, { id: runId });
   if (!run) return undefined;
-  const s = getSampleById(db, { runId, id: sampleId });
+  const s = await getSampleById(db, { runId, id: sampleId });
   if (!s) return undefined;
-  const c = getRunCases(db, { runId }).find((x) => x.caseId === s.caseId);
+  const c = (await getRunCases(db, { runId })).find((x) => x.caseId === s.caseId);
   const cc: CaseCriterion | undefined = c?.criteria.find((x) => x.id === s.criterionId);
   const def = registry.criteria.get(s.criterionId);
   const base: CallInspection = {

@@ -213,6 +213,6 @@ export async function createRun(
     assertJudgesReady(options.judges, preflight.settings, { env: preflight.env, source: preflight.source });
   const { warnings, ...plan } = await planRun(suite, registry, options);
   if (warnings.length) onWarnings?.(warnings);
-  insertRun(db, plan);
+  await insertRun(db, plan);
   return plan.id;
 }

@@ -63,7 +63,7 @@ describe("retry failed samples", () => {
   it("keeps each failed sample marked 'retried', redoes its task through the run, and the verdicts recount", async () => {
     const { db, registry, settings, runId, calls } = await flakyRun();
     const before = getRunSamples(db, { runId });
-    const failed = samplesToRetry(db, runId);
+    const failed = await samplesToRetry(db, runId);
     // 2 cases × 2 llm criteria: one of flaky's two samples of each prompt failed
     expect(failed).toHaveLength(4);
     expect(failed.every((s) => s.judge === "local:flaky" && s.error)).toBe(true);
@@ -71,7 +71,7 @@ describe("retry failed samples", () => {
     const costBefore = getRunProgress(db, { runId }).costUsd;
     const callsBefore = calls();
 
-    const out = requeue(db, runId, failed, "retried");
+    const out = await requeue(db, runId, failed, "retried");
     expect(out).toEqual({ ok: true, requeued: 4 });
     expect(getRunById(db, { id: runId })).toMatchObject({ status: "queued", finishedAt: null, error: null });
     const tasks = getRunTasks(db, { runId });
@@ -109,7 +109,7 @@ describe("retry failed samples", () => {
       expect(r.data.agreement).not.toBe("single judge");
     }
     // nothing left to retry
-    const again = requeue(db, runId, samplesToRetry(db, runId), "retried");
+    const again = await requeue(db, runId, await samplesToRetry(db, runId), "retried");
     expect(again).toEqual({ ok: false, reason: "nothing" });
     expect(requeueRefusal(again as Extract<typeof again, { ok: false }>, "retry failed samples")).toBe(
       "No failed samples to retry.",
@@ -119,11 +119,14 @@ describe("retry failed samples", () => {
   it("is refused while the run is queued or running: its owner would race the new work", async () => {
     const { db, runId } = await flakyRun();
     setRunStatus(db, { id: runId, status: "running" });
-    const out = requeue(db, runId, samplesToRetry(db, runId), "retried");
+    const out = await requeue(db, runId, await samplesToRetry(db, runId), "retried");
     expect(out).toEqual({ ok: false, reason: "live", status: "running" });
     expect(getRunSamples(db, { runId }).filter((s) => s.supersededAt)).toHaveLength(0);
     expect(getRunTasks(db, { runId }).filter((t) => t.status === "pending")).toHaveLength(0);
-    expect(requeue(db, "run_20200101_00000000", [], "retried")).toEqual({ ok: false, reason: "no_run" });
+    expect(await requeue(db, "run_20200101_00000000", [], "retried")).toEqual({
+      ok: false,
+      reason: "no_run",
+    });
   });
 });
 
@@ -131,18 +134,18 @@ describe("re-sample one item", () => {
   it("asks the item's judges anew past the response cache; the old samples are kept, marked 'resampled'", async () => {
     const { db, registry, settings, runId, calls } = await flakyRun();
     // retry first, so the cache holds answers for every call of the item
-    requeue(db, runId, samplesToRetry(db, runId), "retried");
+    await requeue(db, runId, await samplesToRetry(db, runId), "retried");
     await executeRun(db, runId, { settings, registry });
-    const cell = samplesToResample(db, runId, "case1", "helpful");
+    const cell = await samplesToResample(db, runId, "case1", "helpful");
     expect(cell).toHaveLength(4); // 2 judges × N = 2
     const callsBefore = calls();
 
-    expect(requeue(db, runId, cell, "resampled")).toEqual({ ok: true, requeued: 4 });
+    expect(await requeue(db, runId, cell, "resampled")).toEqual({ ok: true, requeued: 4 });
     expect(getRunTasks(db, { runId }).filter((t) => t.fresh)).toHaveLength(4);
     expect(await executeRun(db, runId, { settings, registry })).toBe("done");
     // four live calls, none from the cache, though the cache held an answer for each
     expect(calls() - callsBefore).toBe(4);
-    const fresh = samplesToResample(db, runId, "case1", "helpful");
+    const fresh = await samplesToResample(db, runId, "case1", "helpful");
     expect(fresh).toHaveLength(4);
     expect(fresh.every((s) => !s.cached && !cell.some((c) => c.id === s.id))).toBe(true);
     const old = getRunSampleHistory(db, { runId, caseId: "case1", criterionId: "helpful" }).filter(

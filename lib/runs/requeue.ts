@@ -9,13 +9,20 @@ import { DETERMINISTIC_JUDGE } from "./plan-run";
  */
 
 /** A run's current failed samples: what "retry failed samples" replaces. */
-export function samplesToRetry(db: Db, runId: string): Sample[] {
-  return getRunSamples(db, { runId }).filter((s) => s.score === null || s.error !== null);
+export async function samplesToRetry(db: Db, runId: string): Promise<Sample[]> {
+  return (await getRunSamples(db, { runId })).filter((s) => s.score === null || s.error !== null);
 }
 
 /** One case × criterion's current samples: what "re-sample this item" replaces. */
-export function samplesToResample(db: Db, runId: string, caseId: string, criterionId: string): Sample[] {
-  return getRunSamples(db, { runId }).filter((s) => s.caseId === caseId && s.criterionId === criterionId);
+export async function samplesToResample(
+  db: Db,
+  runId: string,
+  caseId: string,
+  criterionId: string,
+): Promise<Sample[]> {
+  return (await getRunSamples(db, { runId })).filter(
+    (s) => s.caseId === caseId && s.criterionId === criterionId,
+  );
 }
 
 /** The judges a requeue will call (the deterministic checks call none). */
@@ -29,8 +36,13 @@ export function judgesToCall(samples: Pick<Sample, "judge">[]): string[] {
  * re-sample keeps the item's samples marked "resampled" and asks the judges anew (cache skipped).
  * The caller then starts the run (lib/runs/background.ts, or executeRun).
  */
-export function requeue(db: Db, runId: string, samples: Pick<Sample, "id">[], reason: SupersededReason) {
-  return requeueSamples(db, {
+export async function requeue(
+  db: Db,
+  runId: string,
+  samples: Pick<Sample, "id">[],
+  reason: SupersededReason,
+): Promise<RequeueOutcome> {
+  return await requeueSamples(db, {
     runId,
     sampleIds: samples.map((s) => s.id),
     reason,

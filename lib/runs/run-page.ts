@@ -41,18 +41,18 @@ type Params = Record<string, string | string[] | undefined>;
 
 export type CellRef = { caseId: string; criterionId: string };
 
-export function loadRunPage(db: Db, runId: string, sp: Params) {
-  const run = getRunById(db, { id: runId });
+export async function loadRunPage(db: Db, runId: string, sp: Params) {
+  const run = await getRunById(db, { id: runId });
   if (!run) return undefined;
-  const progress = getRunLive(db, runId);
+  const progress = await getRunLive(db, runId);
   if (!progress) return undefined;
-  const cases = getRunCaseIndex(db, { runId });
+  const cases = await getRunCaseIndex(db, { runId });
   const criteria = [...new Set(cases.flatMap((c) => c.criteria.map((x) => x.id)))];
-  const stats = getCellJudgeStats(db, { runId });
+  const stats = await getCellJudgeStats(db, { runId });
   const live = isLive(run.status);
   // a live run's verdicts are computed from its samples so far (partial), not read from a finish
-  const liveRows = live ? liveVerdicts(db, run, cases) : undefined;
-  const verdicts = liveRows ? verdictSummaries(liveRows) : getVerdictSummaries(db, { runId });
+  const liveRows = live ? await liveVerdicts(db, run, cases) : undefined;
+  const verdicts = liveRows ? verdictSummaries(liveRows) : await getVerdictSummaries(db, { runId });
 
   const hasDeterministic = cases.some((c) => c.criteria.some((x) => x.type === "deterministic"));
   const triageJudges = [...run.options.judges, ...(hasDeterministic ? [DETERMINISTIC_JUDGE] : [])];
@@ -68,13 +68,14 @@ export function loadRunPage(db: Db, runId: string, sp: Params) {
   const pageCaseIds = page.rows.map((r) => r.caseId);
   const onPageRows = liveRows
     ? liveRows.filter((r) => pageCaseIds.includes(r.caseId))
-    : getRunResultsForCases(db, { runId, caseIds: pageCaseIds });
+    : await getRunResultsForCases(db, { runId, caseIds: pageCaseIds });
   const pageResults = new Map(onPageRows.map((r) => [cellKey(r.caseId, r.criterionId), r]));
   const onPage = new Set(pageCaseIds);
   const caseNames = new Map(cases.filter((c) => onPage.has(c.caseId)).map((c) => [c.caseId, c.name]));
 
   const coverage = runCoverageFrom(run.options.judges, run.totalTasks, judgeCountsOf(stats));
-  const failures = coverage.samples_failed > 0 ? groupFailureMessages(getFailureMessages(db, { runId })) : [];
+  const failures =
+    coverage.samples_failed > 0 ? groupFailureMessages(await getFailureMessages(db, { runId })) : [];
 
   const spCase = typeof sp.case === "string" ? sp.case : undefined;
   const spCriterion = typeof sp.criterion === "string" ? sp.criterion : undefined;
@@ -93,8 +94,8 @@ export function loadRunPage(db: Db, runId: string, sp: Params) {
     coverage,
     failures,
     unpriced: run.options.unpriced ?? [],
-    cost: runCost(getRunCost(db, { runId })),
-    batches: getRunBatches(db, { runId }).map((b) => ({
+    cost: runCost(await getRunCost(db, { runId })),
+    batches: (await getRunBatches(db, { runId })).map((b) => ({
       id: b.id,
       judge: b.judge,
       status: b.status,
@@ -112,7 +113,7 @@ export function loadRunPage(db: Db, runId: string, sp: Params) {
       keep: { case: spCase, criterion: spCriterion },
     },
     selected,
-    cell: selected ? loadCell(db, run, selected) : undefined,
+    cell: selected ? await loadCell(db, run, selected) : undefined,
     panel: panelStatsFromCounts(stats, run.options.judges),
     spreads: scoreSpreads({ cases, cells: stats, judges: run.options.judges, n: run.options.n }),
   };
@@ -127,12 +128,13 @@ type RunLike = {
  * A live run's verdicts so far: the finished run's rule (computeVerdicts) over the samples stored
  * until now. The page marks the ones with samples pending as partial.
  */
-function liveVerdicts(
+async function liveVerdicts(
   db: Db,
   run: RunLike & { options: Pick<RunOptions, "panel" | "criterionJudges"> },
   cases: CaseIndexEntry[],
 ) {
-  const verdicts = computeVerdicts(cases, getRunScores(db, { runId: run.id }), run.options.judges, {
+  const scores = await getRunScores(db, { runId: run.id });
+  const verdicts = computeVerdicts(cases, scores, run.options.judges, {
     n: run.options.n,
     panel: run.options.panel,
     criterionJudges: run.options.criterionJudges,
@@ -149,17 +151,19 @@ function liveVerdicts(
 const panelOf = (run: RunLike, criterionId: string) =>
   run.options.criterionJudges?.[criterionId] ?? run.options.judges;
 
-function loadCell(db: Db, run: RunLike, selected: CellRef) {
-  const c: RunCase | undefined = getRunCase(db, { runId: run.id, caseId: selected.caseId });
+async function loadCell(db: Db, run: RunLike, selected: CellRef) {
+  const c: RunCase | undefined = await getRunCase(db, { runId: run.id, caseId: selected.caseId });
   const criterion = c?.criteria.find((x) => x.id === selected.criterionId);
   if (!c || !criterion) return undefined;
   const judgeOrder = (j: string) => run.options.judges.indexOf(j) + 1 || Number.MAX_SAFE_INTEGER;
-  const samples = getRunSamplesForCases(db, {
-    runId: run.id,
-    caseIds: [selected.caseId],
-    criterionId: selected.criterionId,
-  }).sort((x, y) => judgeOrder(x.judge) - judgeOrder(y.judge) || x.sampleIndex - y.sampleIndex);
-  const superseded = getRunSampleHistory(db, { runId: run.id, ...selected })
+  const samples = (
+    await getRunSamplesForCases(db, {
+      runId: run.id,
+      caseIds: [selected.caseId],
+      criterionId: selected.criterionId,
+    })
+  ).sort((x, y) => judgeOrder(x.judge) - judgeOrder(y.judge) || x.sampleIndex - y.sampleIndex);
+  const superseded = (await getRunSampleHistory(db, { runId: run.id, ...selected }))
     .filter((s) => s.supersededAt !== null)
     .sort(
       (x, y) => judgeOrder(x.judge) - judgeOrder(y.judge) || x.sampleIndex - y.sampleIndex || x.id - y.id,
@@ -192,8 +196,8 @@ function loadCell(db: Db, run: RunLike, selected: CellRef) {
     /** samples neither answered nor failed yet (a live run's cell is partial while any is) */
     pending: Math.max(0, askedSamples - samples.length),
     n: deterministic ? 1 : (run.options.criterionN?.[selected.criterionId] ?? run.options.n),
-    label: getVerdictLabel(db, { runId: run.id, ...selected }),
+    label: await getVerdictLabel(db, { runId: run.id, ...selected }),
   };
 }
 
-export type CellDetailData = NonNullable<ReturnType<typeof loadCell>>;
+export type CellDetailData = NonNullable<Awaited<ReturnType<typeof loadCell>>>;

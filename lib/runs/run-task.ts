@@ -128,7 +128,7 @@ async function askJudge(
   const answer = answerOf(cc.scale);
   // a re-sampled task (fresh) asks anew: its stored answer would only repeat the old sample
   if (!options.noCache && !task.fresh) {
-    const hit = getCachedResponse(env.db, cacheKey);
+    const hit = await getCachedResponse(env.db, cacheKey);
     if (hit) {
       const sample = { ...EMPTY, ...answer(hit.text).fields, rawText: hit.text, cached: true };
       return {

@@ -10,12 +10,12 @@ export const SCORES = {
 export const CASES = SCORES["local:a"].map((_, i) => `c${i + 1}`);
 
 /** A finished run: 8 cases × one criterion (scale 1–10, threshold 6) × two judges, one sample each. */
-export function seedRun(db: Db, id = "run_20260101_0000abcd"): string {
+export async function seedRun(db: Db, id = "run_20260101_0000abcd"): Promise<string> {
   const criteria = [
     { id: "helpful", type: "llm" as const, scale: [1, 10] as [number, number], threshold: 6, params: {} },
   ];
   const judges = Object.keys(SCORES);
-  insertRun(db, {
+  await insertRun(db, {
     id,
     suitePath: "/suites/x",
     suiteName: "x",
@@ -31,8 +31,8 @@ export function seedRun(db: Db, id = "run_20260101_0000abcd"): string {
       })),
     ),
   });
-  for (const t of getRunTasks(db, { runId: id }))
-    recordSample(db, {
+  for (const t of await getRunTasks(db, { runId: id }))
+    await recordSample(db, {
       taskId: t.id,
       runId: id,
       caseId: t.caseId,
@@ -50,7 +50,7 @@ export function seedRun(db: Db, id = "run_20260101_0000abcd"): string {
       cached: false,
       error: null,
     });
-  finalizeRun(db, id, { judges, n: 1 });
-  setRunStatus(db, { id, status: "done" });
+  await finalizeRun(db, id, { judges, n: 1 });
+  await setRunStatus(db, { id, status: "done" });
   return id;
 }

@@ -93,8 +93,8 @@ export async function runAgainstSims(
   const started = performance.now();
   const status = await executeRun(db, runId, { settings, registry, ...o.execute });
   const wallMs = performance.now() - started;
-  const cost = getRunCost(db, { runId });
-  const samples = getRunSamples(db, { runId });
+  const cost = await getRunCost(db, { runId });
+  const samples = await getRunSamples(db, { runId });
   return {
     runId,
     status,

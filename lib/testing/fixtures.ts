@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createDb, type Db, type SqliteDb } from "@/db/client";
+import { createDb, type SqliteDb } from "@/db/client";
 import { type CriteriaRegistry, loadCriteria } from "../criteria/registry";
 import { distFile } from "../criteria/worker-pool";
 import { defaultSettings, type Settings } from "../settings/schema";

@@ -48,7 +48,7 @@ it("SIGKILL during a memory experiment: recovered as interrupted, resumed withou
     status: string;
   };
   expect(exp.status).toBe("running"); // what the dead process left
-  expect(recoverJobs(db)).toBe(1);
+  expect(await recoverJobs(db)).toBe(1);
   expect(db.$client.prepare("select status from experiments").get()).toEqual({ status: "interrupted" });
   expect(getJob(db, { id: exp.id })?.status).toBe("interrupted");
 

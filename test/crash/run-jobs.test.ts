@@ -122,7 +122,7 @@ it("a kill between the run's last write and the job's: recovery never turns a fi
       "update jobs set status = 'running', owner_pid = ?, owner_host = ?, owner_token = 'dead', heartbeat_at = ?, finished_at = null where id = ?",
     )
     .run(deadPid, os.hostname(), Date.now() - 60_000, runId);
-  expect(recoverJobs(f.db)).toBe(1);
+  expect(await recoverJobs(f.db)).toBe(1);
   expect(getRunById(f.db, { id: runId })?.status).toBe("done");
   expect(getJob(f.db, { id: runId })?.status).toBe("done");
   f.db.$client.close();

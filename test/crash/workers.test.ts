@@ -3,7 +3,7 @@
 // loses no sample and doubles none (its claims come back and are called by the others).
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createDb, type Db } from "@/db/client";
+import { createDb, type SqliteDb } from "@/db/client";
 import { getJob } from "@/db/queries/jobs";
 import { getRunById, getRunProgress, getRunSamples, getRunTasks } from "@/db/queries/runs";
 import { loadCriteria } from "@/lib/criteria/registry";
@@ -56,7 +56,15 @@ function fixture() {
   return { suiteDir, db, registry, env };
 }
 
-const options = { judges: ["local:a"], n: N, temperature: 0.8, concurrency: CONCURRENCY, noCache: true };
+// the per-provider limit is the run's, so every process (whatever its Settings say) claims within the same one
+const options = {
+  judges: ["local:a"],
+  n: N,
+  temperature: 0.8,
+  concurrency: CONCURRENCY,
+  providerConcurrency: CONCURRENCY,
+  noCache: true,
+};
 
 async function until(what: string, check: () => boolean, ms = 60_000) {
   const end = Date.now() + ms;
@@ -67,7 +75,7 @@ async function until(what: string, check: () => boolean, ms = 60_000) {
 }
 
 /** The processes (pids) that claimed the run's tasks, from the workers' ids (host:pid:random). */
-const claimers = (db: Db, runId: string) =>
+const claimers = (db: SqliteDb, runId: string) =>
   new Set(getRunTasks(db, { runId }).map((t) => Number(t.claimedBy?.split(":").at(-2))));
 
 it("a started run and two `jury worker` processes share its 2,000 tasks: each called once, within the run's concurrency", async () => {
