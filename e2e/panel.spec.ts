@@ -26,7 +26,7 @@ test("the panel optimizer page: frontier chart (hover names the panel) and table
   fs.mkdirSync(path.dirname(DB), { recursive: true });
   // the test run: 4 judges (one noise, one biased high) × N=5 over 60 cases, every verdict labelled
   const runId = tsx(
-    `import { createDb } from "@/db/client"; import { PANEL_PRICES, seedPanelRun } from "@/lib/panel/test-run"; import { readSettings, writeSettings } from "@/lib/settings/store"; const db = createDb(process.argv[1]); writeSettings(db, { ...readSettings(db), prices: PANEL_PRICES }); console.log(seedPanelRun(db));`,
+    `import { createDb } from "@/db/client"; import { PANEL_PRICES, seedPanelRun } from "@/lib/panel/test-run"; import { readSettings, writeSettings } from "@/lib/settings/store"; const db = createDb(process.argv[1]); (async () => { await writeSettings(db, { ...(await readSettings(db)), prices: PANEL_PRICES }); console.log(await seedPanelRun(db)); })();`,
   );
 
   const port = await freePort();

@@ -93,11 +93,11 @@ describe("buildJudgePrompt: every case field has a budget", () => {
 });
 
 describe("the estimate and the plan say which case fields are over the budget", () => {
-  it("suiteSummaries → estimateRun lists the 1 MB output; its prompt size is the cut one", () => {
+  it("suiteSummaries → estimateRun lists the 1 MB output; its prompt size is the cut one", async () => {
     const suiteDir = bigSuite();
     process.env.JURY_SUITES_DIR = path.dirname(suiteDir);
     const { registry } = testRegistry();
-    const summary = suiteSummaries(registry).find((s) => s.dir === suiteDir)!;
+    const summary = (await suiteSummaries(registry)).find((s) => s.dir === suiteDir)!;
     expect(summary.error).toBeUndefined();
     const e = estimateRun(summary, ["local:a"], 1, {}, 4);
     expect(e.warnings).toEqual([{ caseId: "big", field: "output", chars: MB, budget: 50_000 }]);
