@@ -25,7 +25,10 @@ describe("JURY_DATABASE_URL", () => {
 
   it("a server that does not answer: exit 3 naming the server, never the password, and no SQLite file", async () => {
     const s = scratch();
-    for (const args of [["db", "migrate"], ["runs", "list"]]) {
+    for (const args of [
+      ["db", "migrate"],
+      ["runs", "list"],
+    ]) {
       const r = await runJury(args, { env: { JURY_DB: s.db, JURY_DATABASE_URL: URL_WITH_PASSWORD } });
       expect(r.code, r.stderr).toBe(3);
       expect(r.stderr).toContain("The PostgreSQL store (JURY_DATABASE_URL: PostgreSQL 127.0.0.1:1/jury)");
@@ -79,7 +82,9 @@ describe.runIf(storeKinds().includes("pg"))("JURY_DATABASE_URL on a PostgreSQL s
     const migrate = await runJury(["db", "migrate"], { env });
     expect(migrate.code, migrate.stderr).toBe(0);
     const where = new URL(store.url);
-    expect(migrate.stdout).toBe(`Database ready: PostgreSQL ${where.hostname}:${where.port}${where.pathname}\n`);
+    expect(migrate.stdout).toBe(
+      `Database ready: PostgreSQL ${where.hostname}:${where.port}${where.pathname}\n`,
+    );
     expect((await runJury(["settings", "set", "providers.mock.enabled", "true"], { env })).code).toBe(0);
     const run = await runJury(
       ["eval", "examples/suites/qa", "--judges", "mock:judge,mock:judge-b", "--n", "2", "--json"],

@@ -23,13 +23,10 @@ import {
 
 export type {
   DroppedMemory,
-  FtsIndex,
   MemoryInput,
   MemoryRow,
-  RankedRowid,
   RetrievalLogRow,
   RetrievalRecord,
-  RetrievalSource,
   ScoredMemory,
 } from "./memories-sqlite";
 /**
@@ -42,9 +39,6 @@ export {
   collectionRange,
   collectionSizeBound,
   ftsMatchCount,
-  ftsTopInRange,
-  memoriesByRowid,
-  probeFts,
 } from "./memories-sqlite";
 
 /** The SQLite store as the drizzle-free statements take it. */
