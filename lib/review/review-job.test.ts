@@ -142,7 +142,7 @@ describe("cancelling a running review", () => {
     expect(getJob(db, { id })?.status).toBe("running");
     expect(hang.seen.every((s) => !s.closed)).toBe(true);
 
-    expect(cancelJob(db, id)).toBe(true);
+    expect(await cancelJob(db, id)).toBe(true);
     const r = await running;
     // the calls would wait 15 s for their timeout: the cancel stopped them within a heartbeat or so
     expect(Date.now() - started).toBeLessThan(5_000);

@@ -19,13 +19,14 @@ import { readEnv } from "../env/registry";
 import { errorMessage, isJuryError } from "../errors";
 import { type JobContext, ownerIsAlive, runJob, type StopReason } from "../jobs/runner";
 import { createCallScheduler } from "../jobs/scheduler";
-import { cachingProvider } from "../pricing";
+import { batchProvider, cachingProvider } from "../pricing";
 import type { Settings } from "../settings/schema";
 import { type BatchProgress, isBatchable, runBatched } from "./batch-run";
 import { finalizeRun } from "./finalize-run";
+import { DETERMINISTIC_JUDGE } from "./plan-run";
 import { performTask, promptCachingOn, type TaskEnv, type TaskOutcome } from "./run-task";
 import { createSampleWriter } from "./sample-writer";
-import { pumpTasks, workerIdOf } from "./task-pump";
+import { freeDeadLocalWorkers, pumpTasks, workerIdOf } from "./task-pump";
 
 export type ExecuteProgress = {
   completed: number;
@@ -248,6 +249,8 @@ async function workRun(
       const stored = record(task, outcome);
       if (stored) await stored;
     };
+    // a dead process of this host (the run's last owner, SIGKILLed) gives its claims back first
+    if (role === "owner") await freeDeadLocalWorkers(db, runId);
     // a batched run's owner takes its batch's tasks at once; the rest are claimed as slots free up
     const batchable =
       role === "owner" ? (await getPendingTasks(db, { runId })).filter((t) => isBatchable(env, t)) : [];
@@ -274,6 +277,12 @@ async function workRun(
           limits,
           signal,
           group,
+          // a batched run: the live part only (judges without a batch API, deterministic criteria),
+          // so a batch's task is never called live beside its batch
+          judges:
+            options.batch === true
+              ? [...options.judges.filter((j) => batchProvider(j) === undefined), DETERMINISTIC_JUDGE]
+              : undefined,
         },
         perform,
       ),

@@ -52,7 +52,7 @@ describe("a batched run killed while its batches are pending", () => {
   it("resumes by polling the stored batches: no batch and no request is submitted twice", async () => {
     const dbFile = path.join(tempDir("jury-batch-db-"), "jury.db");
     const db = createDb(dbFile);
-    writeSettings(db, simSettings());
+    await writeSettings(db, simSettings());
     const judges = "openai:gpt-5-mini,anthropic:claude-haiku-4-5,google:gemini-2.5-flash";
     const child = spawnJury(["eval", suite(), "--judges", judges, "--n", "2", "--batch", "--json"], {
       cwd: tempDir(),

@@ -25,8 +25,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 it("SIGKILL during a memory experiment: recovered as interrupted, resumed without redoing a query", async () => {
   const dbFile = path.join(tempDir(), "jury.db");
   const db = createDb(dbFile);
-  importStudyFolder(db, path.join(root, "examples/memory-study"), "s");
-  writeSettings(db, settingsEnabling(["local"])); // the judge's provider must be enabled
+  await importStudyFolder(db, path.join(root, "examples/memory-study"), "s");
+  await writeSettings(db, settingsEnabling(["local"])); // the judge's provider must be enabled
   const planned = listStudyQueries(db, "s").length;
   const env = { JURY_DB: dbFile, JURY_LOCAL_BASE_URL: server.baseURL };
   const args = ["memory", "experiment", "--collection", "s", "--kind", "single", "--model", "local:judge"];

@@ -24,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** Two LLM criteria and a suite of `cases` cases judged on them: no deterministic logic involved. */
-function fixture(cases: number) {
+async function fixture(cases: number) {
   const criteriaDir = tempDir("jury-criteria-");
   writeJson(path.join(criteriaDir, "helpful", "definition.json"), llmDefinition("helpful"));
   writeJson(path.join(criteriaDir, "brief", "definition.json"), llmDefinition("brief", [1, 5], 3));
@@ -42,7 +42,7 @@ function fixture(cases: number) {
     });
   const dbFile = path.join(tempDir(), "jury.db");
   const db = createDb(dbFile);
-  writeSettings(db, settingsEnabling(["local"])); // `jury eval --resume` calls only enabled providers
+  await writeSettings(db, settingsEnabling(["local"])); // `jury eval --resume` calls only enabled providers
   const registry = loadCriteria(criteriaDir, {});
   return { criteriaDir, suiteDir, dbFile, db, registry };
 }
@@ -56,7 +56,7 @@ const options = (concurrency: number) => ({
 });
 
 it("two `jury eval --resume` of one run at once work it together: every task called once, both report it done", async () => {
-  const f = fixture(4);
+  const f = await fixture(4);
   const runId = await createRun(f.db, loadSuite(f.suiteDir), f.registry, options(2));
   const tasks = 4 * 2 * 3;
   const before = server.requests.length;
@@ -78,7 +78,7 @@ it("two `jury eval --resume` of one run at once work it together: every task cal
 });
 
 it("a failed write stops the run's calls, is recorded on the job, and a resume finishes with no sample lost", async () => {
-  const f = fixture(6);
+  const f = await fixture(6);
   const concurrency = 3;
   const runId = await createRun(f.db, loadSuite(f.suiteDir), f.registry, options(concurrency));
   const tasks = 6 * 2 * 3;
@@ -111,7 +111,7 @@ it("a failed write stops the run's calls, is recorded on the job, and a resume f
 });
 
 it("a kill between the run's last write and the job's: recovery never turns a finished run into an interrupted one", async () => {
-  const f = fixture(1);
+  const f = await fixture(1);
   const runId = await createRun(f.db, loadSuite(f.suiteDir), f.registry, options(2));
   const settings = settingsFor(server.baseURL);
   expect(await executeRun(f.db, runId, { settings, registry: f.registry })).toBe("done");

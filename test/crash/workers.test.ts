@@ -27,7 +27,7 @@ const N = 4;
 const TASKS = CASES * 2 * N; // 2,000
 const CONCURRENCY = 16;
 
-function fixture() {
+async function fixture() {
   const criteriaDir = tempDir("jury-criteria-");
   writeJson(path.join(criteriaDir, "helpful", "definition.json"), llmDefinition("helpful"));
   writeJson(path.join(criteriaDir, "brief", "definition.json"), llmDefinition("brief", [1, 5], 3));
@@ -45,7 +45,7 @@ function fixture() {
     });
   const dbFile = path.join(tempDir(), "jury.db");
   const db = createDb(dbFile);
-  writeSettings(db, settingsEnabling(["local"]));
+  await writeSettings(db, settingsEnabling(["local"]));
   const registry = loadCriteria(criteriaDir, {});
   const env = {
     JURY_DB: dbFile,
@@ -79,7 +79,7 @@ const claimers = (db: SqliteDb, runId: string) =>
   new Set(getRunTasks(db, { runId }).map((t) => Number(t.claimedBy?.split(":").at(-2))));
 
 it("a started run and two `jury worker` processes share its 2,000 tasks: each called once, within the run's concurrency", async () => {
-  const f = fixture();
+  const f = await fixture();
   const runId = await createRun(f.db, loadSuite(f.suiteDir), f.registry, options);
   const before = server.requests.length;
   server.resetPeakInFlight();
@@ -109,7 +109,7 @@ it("a started run and two `jury worker` processes share its 2,000 tasks: each ca
 }, 120_000);
 
 it("a worker SIGKILLed mid-run: the run completes with no sample lost or doubled", async () => {
-  const f = fixture();
+  const f = await fixture();
   const runId = await createRun(f.db, loadSuite(f.suiteDir), f.registry, options);
   const before = server.requests.length;
   const settings = settingsFor(server.baseURL, { perProviderConcurrency: CONCURRENCY });

@@ -109,7 +109,7 @@ describe("fault suite (scripted server: 429 storms, 500s, hangs, truncated, wron
 
   it("memory judge: every query accounted for; where the judge answered, the kept set equals the fault-free one", async () => {
     const { db } = tempDb();
-    importStudyFolder(db, path.join(root, "examples/memory-study"), "s");
+    await importStudyFolder(db, path.join(root, "examples/memory-study"), "s");
     const s = { ...settings(), memoryJudge: { ...defaultSettings.memoryJudge, timeout_per_call: 0.4 } };
     const config = {
       kind: "dual_lenient" as const,
