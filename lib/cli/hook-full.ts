@@ -8,7 +8,7 @@ import type { SqliteDb } from "@/db/client";
 import * as schema from "@/db/schema";
 import { defaultMigrationsFolder, migrationsUpToDate, openSqlite } from "@/db/sqlite";
 
-export { getModel, judgeCandidates } from "../memory/judge-runtime";
+export { getModel, judgeCandidates, majorityOfSamples } from "../memory/judge-runtime";
 export { readSettings } from "../settings/store";
 
 /**

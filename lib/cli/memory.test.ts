@@ -139,6 +139,39 @@ describe("jury memory retrieve (the hook)", () => {
     }
   });
 
+  it("with the judge on and 3 samples, the hook keeps what a majority of them keeps", async () => {
+    const db = path.join(tempDir(), "h.db");
+    expect(jury(["memory", "import", memoryFolder()], { db }).code).toBe(0);
+    const d = createDb(db);
+    const s = await readSettings(d);
+    await writeSettings(d, {
+      ...s,
+      memoryJudge: { ...s.memoryJudge, enabled: true, model: "local:judge", samples: 3 },
+    });
+    d.$client.close();
+    let asked = 0;
+    // two of the three samples keep "Retry policy", one keeps nothing: the majority keeps it
+    const server = await startScriptedServer((req) => {
+      asked++;
+      const line = req.text.split("\n").find((l) => l.includes("Retry policy")) ?? "";
+      const index = Number(/\[(\d+)\]/.exec(line)?.[1] ?? /^(\d+)[.:)]/.exec(line.trim())?.[1] ?? -1);
+      return { json: { keep: index >= 0 && req.index % 3 !== 2 ? [index] : [] } };
+    });
+    try {
+      const r = await juryAsync(["memory", "retrieve"], {
+        db,
+        input: JSON.stringify({ prompt: "what is our retry and timeout policy" }),
+        env: { JURY_LOCAL_BASE_URL: server.baseURL },
+      });
+      expect(r).toMatchObject({ code: 0, stderr: "" });
+      expect(asked).toBe(3);
+      expect(lastRetrieval(db)).toMatchObject({ path: "judge", returned: 1, error: null });
+      expect(r.stdout).toContain('id="retries"');
+    } finally {
+      await server.close();
+    }
+  });
+
   it("on a database that does not exist yet, creates it (migrations) and exits 0 silently", () => {
     const db = path.join(tempDir(), "fresh", "h.db");
     const r = jury(["memory", "retrieve"], { db, input: JSON.stringify({ prompt: "retry policy" }) });
