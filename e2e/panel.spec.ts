@@ -105,7 +105,7 @@ test("the panel optimizer page: frontier chart (hover names the panel) and table
     }
     const s = JSON.parse(
       tsx(
-        `import { createDb } from "@/db/client"; import { readSettings } from "@/lib/settings/store"; console.log(JSON.stringify(readSettings(createDb(process.argv[1]))));`,
+        `import { createDb } from "@/db/client"; import { readSettings } from "@/lib/settings/store"; readSettings(createDb(process.argv[1])).then((s) => console.log(JSON.stringify(s)));`,
       ),
     );
     expect(s.criteriaPanels.correctness).toEqual(["local:good", "local:cheap", "local:noise", "local:high"]);

@@ -148,7 +148,7 @@ function Cell({ runId, live, cell, result: r, query, page }: CellProps) {
           partial
         </span>
       ) : (
-        <span className={`text-xs font-semibold ${r.passed ? "text-green-700" : "text-red-700"}`}>
+        <span className={`text-xs font-semibold ${r.passed ? "text-green-800" : "text-red-700"}`}>
           {r.passed ? "pass" : "FAIL"}
         </span>
       )}

@@ -1,9 +1,10 @@
 // Several processes work one run: the process that started it (as the dashboard does) and two
 // `jury worker` processes claim its tasks; every task is called once, and a worker SIGKILLed mid-run
-// loses no sample and doubles none (its claims come back and are called by the others).
+// loses no sample and doubles none (its claims come back and are called by the others). On SQLite
+// always, and on PostgreSQL when JURY_TEST_DATABASE_URL is set (the workers reach it by its URL).
 import path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { createDb, type SqliteDb } from "@/db/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDb, createDb, createPgDb, type Db } from "@/db/client";
 import { getJob } from "@/db/queries/jobs";
 import { getRunById, getRunProgress, getRunSamples, getRunTasks } from "@/db/queries/runs";
 import { loadCriteria } from "@/lib/criteria/registry";
@@ -15,6 +16,7 @@ import { llmDefinition, settingsFor, tempDir, writeJson } from "@/lib/testing/fi
 import { spawnJury } from "@/lib/testing/run-jury";
 import { type ScriptedServer, startScriptedServer } from "@/lib/testing/scripted-server";
 import { settingsEnabling } from "@/lib/testing/settings-db";
+import { emptyPgDatabase, type StoreKind, storeKinds } from "@/lib/testing/stores";
 
 let server: ScriptedServer;
 beforeAll(async () => {
@@ -27,7 +29,7 @@ const N = 4;
 const TASKS = CASES * 2 * N; // 2,000
 const CONCURRENCY = 16;
 
-async function fixture() {
+async function fixture(kind: StoreKind) {
   const criteriaDir = tempDir("jury-criteria-");
   writeJson(path.join(criteriaDir, "helpful", "definition.json"), llmDefinition("helpful"));
   writeJson(path.join(criteriaDir, "brief", "definition.json"), llmDefinition("brief", [1, 5], 3));
@@ -44,7 +46,9 @@ async function fixture() {
       output: `Answer ${i}.`,
     });
   const dbFile = path.join(tempDir(), "jury.db");
-  const db = createDb(dbFile);
+  // on PostgreSQL the workers (other processes) reach the same database by its URL
+  const pgDatabase = kind === "pg" ? await emptyPgDatabase() : undefined;
+  const db: Db = pgDatabase ? await createPgDb(pgDatabase.url) : createDb(dbFile);
   await writeSettings(db, settingsEnabling(["local"]));
   const registry = loadCriteria(criteriaDir, {});
   const env = {
@@ -52,8 +56,13 @@ async function fixture() {
     JURY_LOCAL_BASE_URL: server.baseURL,
     JURY_CRITERIA_DIR: criteriaDir,
     JURY_CLAIM_POLL_MS: "100",
+    ...(pgDatabase ? { JURY_DATABASE_URL: pgDatabase.url } : {}),
   };
-  return { suiteDir, db, registry, env };
+  const close = async () => {
+    await closeDb(db);
+    await pgDatabase?.drop();
+  };
+  return { suiteDir, db, registry, env, close };
 }
 
 // the per-provider limit is the run's, so every process (whatever its Settings say) claims within the same one
@@ -66,76 +75,78 @@ const options = {
   noCache: true,
 };
 
-async function until(what: string, check: () => boolean, ms = 60_000) {
+async function until(what: string, check: () => boolean | Promise<boolean>, ms = 60_000) {
   const end = Date.now() + ms;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
 
 /** The processes (pids) that claimed the run's tasks, from the workers' ids (host:pid:random). */
-const claimers = (db: SqliteDb, runId: string) =>
-  new Set(getRunTasks(db, { runId }).map((t) => Number(t.claimedBy?.split(":").at(-2))));
+const claimers = async (db: Db, runId: string) =>
+  new Set((await getRunTasks(db, { runId })).map((t) => Number(t.claimedBy?.split(":").at(-2))));
 
-it("a started run and two `jury worker` processes share its 2,000 tasks: each called once, within the run's concurrency", async () => {
-  const f = await fixture();
-  const runId = await createRun(f.db, loadSuite(f.suiteDir), f.registry, options);
-  const before = server.requests.length;
-  server.resetPeakInFlight();
-  const settings = settingsFor(server.baseURL, { perProviderConcurrency: CONCURRENCY });
-  const owner = executeRun(f.db, runId, { settings, registry: f.registry, workerKind: "dashboard" });
-  await until("the first samples", () => getRunProgress(f.db, { runId }).done > 0);
-  const workers = [
-    spawnJury(["worker", "--once"], { env: f.env }),
-    spawnJury(["worker", "--once"], { env: f.env }),
-  ];
-  expect(await owner).toBe("done");
-  const outs = await Promise.all(workers.map((w) => w.out));
-  for (const o of outs) expect(o.code, o.stderr).toBe(0);
+describe.each(storeKinds())("on %s", (kind) => {
+  it("a started run and two `jury worker` processes share its 2,000 tasks: each called once, within the run's concurrency", async () => {
+    const f = await fixture(kind);
+    const runId = await createRun(f.db, loadSuite(f.suiteDir), f.registry, options);
+    const before = server.requests.length;
+    server.resetPeakInFlight();
+    const settings = settingsFor(server.baseURL, { perProviderConcurrency: CONCURRENCY });
+    const owner = executeRun(f.db, runId, { settings, registry: f.registry, workerKind: "dashboard" });
+    await until("the first samples", async () => (await getRunProgress(f.db, { runId })).done > 0);
+    const workers = [
+      spawnJury(["worker", "--once"], { env: f.env }),
+      spawnJury(["worker", "--once"], { env: f.env }),
+    ];
+    expect(await owner).toBe("done");
+    const outs = await Promise.all(workers.map((w) => w.out));
+    for (const o of outs) expect(o.code, o.stderr).toBe(0);
 
-  expect(server.requests.length - before).toBe(TASKS); // nothing was called twice
-  const samples = getRunSamples(f.db, { runId });
-  expect(samples).toHaveLength(TASKS);
-  expect(new Set(samples.map((s) => s.taskId)).size).toBe(TASKS);
-  // the work was shared: this process and both workers claimed tasks
-  const by = claimers(f.db, runId);
-  expect(by).toContain(process.pid);
-  for (const w of workers) expect(by).toContain(w.pid);
-  // the run's concurrency held over all three processes
-  expect(server.peakInFlight()).toBeLessThanOrEqual(CONCURRENCY);
-  expect(getJob(f.db, { id: runId })).toMatchObject({ status: "done" });
-  f.db.$client.close();
-}, 120_000);
+    expect(server.requests.length - before).toBe(TASKS); // nothing was called twice
+    const samples = await getRunSamples(f.db, { runId });
+    expect(samples).toHaveLength(TASKS);
+    expect(new Set(samples.map((s) => s.taskId)).size).toBe(TASKS);
+    // the work was shared: this process and both workers claimed tasks
+    const by = await claimers(f.db, runId);
+    expect(by).toContain(process.pid);
+    for (const w of workers) expect(by).toContain(w.pid);
+    // the run's concurrency held over all three processes
+    expect(server.peakInFlight()).toBeLessThanOrEqual(CONCURRENCY);
+    expect(await getJob(f.db, { id: runId })).toMatchObject({ status: "done" });
+    await f.close();
+  }, 120_000);
 
-it("a worker SIGKILLed mid-run: the run completes with no sample lost or doubled", async () => {
-  const f = await fixture();
-  const runId = await createRun(f.db, loadSuite(f.suiteDir), f.registry, options);
-  const before = server.requests.length;
-  const settings = settingsFor(server.baseURL, { perProviderConcurrency: CONCURRENCY });
-  const owner = executeRun(f.db, runId, { settings, registry: f.registry, workerKind: "dashboard" });
-  await until("the first samples", () => getRunProgress(f.db, { runId }).done > 0);
-  const victim = spawnJury(["worker"], { env: f.env });
-  const other = spawnJury(["worker", "--once"], { env: f.env });
-  // kill it while it holds claims, with a good part of the run left
-  await until("the victim's claims", () =>
-    getRunTasks(f.db, { runId }).some(
-      (t) => t.status === "pending" && t.claimedBy?.includes(`:${victim.pid}:`),
-    ),
-  );
-  expect(getRunProgress(f.db, { runId }).pending).toBeGreaterThan(TASKS / 4);
-  victim.kill("SIGKILL");
-  expect(await owner).toBe("done");
-  expect((await other.out).code).toBe(0);
+  it("a worker SIGKILLed mid-run: the run completes with no sample lost or doubled", async () => {
+    const f = await fixture(kind);
+    const runId = await createRun(f.db, loadSuite(f.suiteDir), f.registry, options);
+    const before = server.requests.length;
+    const settings = settingsFor(server.baseURL, { perProviderConcurrency: CONCURRENCY });
+    const owner = executeRun(f.db, runId, { settings, registry: f.registry, workerKind: "dashboard" });
+    await until("the first samples", async () => (await getRunProgress(f.db, { runId })).done > 0);
+    const victim = spawnJury(["worker"], { env: f.env });
+    const other = spawnJury(["worker", "--once"], { env: f.env });
+    // kill it while it holds claims, with a good part of the run left
+    await until("the victim's claims", async () =>
+      (await getRunTasks(f.db, { runId })).some(
+        (t) => t.status === "pending" && t.claimedBy?.includes(`:${victim.pid}:`),
+      ),
+    );
+    expect((await getRunProgress(f.db, { runId })).pending).toBeGreaterThan(TASKS / 4);
+    victim.kill("SIGKILL");
+    expect(await owner).toBe("done");
+    expect((await other.out).code).toBe(0);
 
-  const samples = getRunSamples(f.db, { runId });
-  expect(samples).toHaveLength(TASKS);
-  expect(new Set(samples.map((s) => s.taskId)).size).toBe(TASKS);
-  expect(samples.filter((s) => s.error)).toEqual([]);
-  expect(getRunById(f.db, { id: runId })?.status).toBe("done");
-  // the victim's calls in flight when it died were called again; nothing else was
-  const calls = server.requests.length - before;
-  expect(calls).toBeGreaterThanOrEqual(TASKS);
-  expect(calls).toBeLessThanOrEqual(TASKS + CONCURRENCY);
-  f.db.$client.close();
-}, 120_000);
+    const samples = await getRunSamples(f.db, { runId });
+    expect(samples).toHaveLength(TASKS);
+    expect(new Set(samples.map((s) => s.taskId)).size).toBe(TASKS);
+    expect(samples.filter((s) => s.error)).toEqual([]);
+    expect((await getRunById(f.db, { id: runId }))?.status).toBe("done");
+    // the victim's calls in flight when it died were called again; nothing else was
+    const calls = server.requests.length - before;
+    expect(calls).toBeGreaterThanOrEqual(TASKS);
+    expect(calls).toBeLessThanOrEqual(TASKS + CONCURRENCY);
+    await f.close();
+  }, 120_000);
+});
