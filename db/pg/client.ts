@@ -63,7 +63,8 @@ export async function openPg(
   opts: { migrationsFolder: string; poolSize?: number },
 ): Promise<PgDb> {
   installTypeParsers();
-  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
+  // allowExitOnIdle: idle clients do not keep a command alive once its work is done
+  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, allowExitOnIdle: true });
   // an idle client's error (the server restarted) must not end the process: the next query reconnects
   pool.on("error", () => {});
   const db = Object.assign(drizzle(pool, { schema: pgSchema, casing: "snake_case" }), {
