@@ -63,44 +63,51 @@ export const claimTasks = query(function* (db, r: ClaimRequest) {
 });
 
 function* claimInTx(t: OpDb, r: ClaimRequest) {
-  const { tasks } = t.tables;
+  const { tasks, workers } = t.tables;
   yield* lockRunClaims(t, r.runId);
-  const live = yield* all(
-    t
-      .select({ by: tasks.claimedBy, judge: tasks.judge, n: count() })
-      .from(tasks)
-      .where(
-        and(
-          eq(tasks.runId, r.runId),
-          eq(tasks.status, "pending"),
-          isNotNull(tasks.claimedBy),
-          gt(tasks.claimExpiresAt, r.now),
-        ),
-      )
-      .groupBy(tasks.claimedBy, tasks.judge),
-  );
-  let total = 0;
-  let mine = 0;
-  const perProvider = new Map<string, number>();
-  for (const { by, judge, n } of live) {
-    if (judge === "deterministic") continue; // no model call: it takes no slot
-    total += Number(n);
-    if (by === r.workerId) mine += Number(n);
-    const p = providerOf(judge);
-    perProvider.set(p, (perProvider.get(p) ?? 0) + Number(n));
-  }
-  let room = Math.min(r.max, r.limits.concurrency - total);
-  if (r.fairSince && room > 0) {
-    const { workers } = t.tables;
+  // the workers on the run: alone, a worker's own slots (`max`) are the run's limits, and the count
+  // of every live claim below (the costly part of a claim) is not needed
+  let others = true;
+  let onRun = 1;
+  if (r.fairSince) {
     const on = yield* one(
       t
         .select({ n: count() })
         .from(workers)
         .where(and(eq(workers.runId, r.runId), gt(workers.heartbeatAt, r.fairSince))),
     );
-    const share = Math.ceil(r.limits.concurrency / Math.max(1, Number(on?.n ?? 0)));
-    room = Math.min(room, share - mine);
+    onRun = Math.max(1, Number(on?.n ?? 0));
+    others = onRun > 1;
   }
+  let total = 0;
+  let mine = 0;
+  const perProvider = new Map<string, number>();
+  if (others) {
+    const live = yield* all(
+      t
+        .select({ by: tasks.claimedBy, judge: tasks.judge, n: count() })
+        .from(tasks)
+        .where(
+          and(
+            eq(tasks.runId, r.runId),
+            eq(tasks.status, "pending"),
+            gt(tasks.claimExpiresAt, r.now),
+            isNotNull(tasks.claimedBy),
+          ),
+        )
+        .groupBy(tasks.claimedBy, tasks.judge),
+    );
+    for (const { by, judge, n } of live) {
+      if (judge === "deterministic") continue; // no model call: it takes no slot
+      total += Number(n);
+      if (by === r.workerId) mine += Number(n);
+      const p = providerOf(judge);
+      perProvider.set(p, (perProvider.get(p) ?? 0) + Number(n));
+    }
+  }
+  let room = Math.min(r.max, r.limits.concurrency - total);
+  // shared fairly: at most this worker's part of the run's concurrency
+  if (r.fairSince) room = Math.min(room, Math.ceil(r.limits.concurrency / onRun) - mine);
   room = Math.max(0, room);
   const free = and(
     eq(tasks.runId, r.runId),

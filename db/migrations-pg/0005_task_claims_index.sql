@@ -1,0 +1,1 @@
+CREATE INDEX "tasks_run_id_status_claim_idx" ON "tasks" USING btree ("run_id","status","claim_expires_at");
