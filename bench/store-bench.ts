@@ -17,11 +17,12 @@ import pg from "pg";
 import { type AnyDb, closeDb, createDb, createPgDb } from "@/db/client";
 import { getRunById, getRunSamples } from "@/db/queries/runs";
 import type { RunOptions } from "@/db/schema";
+import { loadCriteria } from "@/lib/criteria/registry";
 import { executeRun } from "@/lib/runs/execute-run";
 import { createRun } from "@/lib/runs/plan-run";
 import { writeSettings } from "@/lib/settings/store";
 import { loadSuite } from "@/lib/suites/load-suite";
-import { settingsFor, testRegistry, testSuite } from "@/lib/testing/fixtures";
+import { llmDefinition, settingsFor, tempDir, writeJson } from "@/lib/testing/fixtures";
 
 const LATENCY_MS = 50;
 const CONCURRENCY = 32;
@@ -78,7 +79,24 @@ async function measure(backend: Backend, workers: number, baseURL: string): Prom
   const file = path.join(dir, "jury.db");
   const url = backend === "postgresql" ? await resetPg() : undefined;
   const db: AnyDb = url ? await createPgDb(url) : createDb(file);
-  const { dir: criteriaDir, registry } = testRegistry();
+  // two LLM criteria only: a `jury worker` loads criteria from JURY_CRITERIA_DIR, and the test
+  // registry's deterministic one runs only in-process
+  const criteriaDir = tempDir("jury-criteria-");
+  writeJson(path.join(criteriaDir, "helpful", "definition.json"), llmDefinition("helpful"));
+  writeJson(path.join(criteriaDir, "brief", "definition.json"), llmDefinition("brief", [1, 5], 3));
+  const registry = loadCriteria(criteriaDir, {});
+  const suiteDir = tempDir("jury-suite-");
+  writeJson(path.join(suiteDir, "suite.json"), {
+    name: "Store",
+    criteria: [{ id: "helpful" }, { id: "brief" }],
+  });
+  for (let i = 0; i < CASES; i++)
+    writeJson(path.join(suiteDir, "cases", `c${i}.json`), {
+      id: `c${i}`,
+      name: `Case ${i}`,
+      input: { prompt: `Question ${i}?` },
+      output: `Answer ${i}.`,
+    });
   const settings = settingsFor(baseURL, { perProviderConcurrency: CONCURRENCY, timeoutMs: 30_000 });
   await writeSettings(db, settings);
   const options: RunOptions = {
@@ -87,8 +105,9 @@ async function measure(backend: Backend, workers: number, baseURL: string): Prom
     temperature: 0.8,
     concurrency: CONCURRENCY,
     noCache: true,
+    providerConcurrency: CONCURRENCY,
   } as RunOptions;
-  const runId = await createRun(db, loadSuite(testSuite(CASES)), registry, options);
+  const runId = await createRun(db, loadSuite(suiteDir), registry, options);
   const env = {
     ...process.env,
     JURY_DB: file,
@@ -111,9 +130,12 @@ async function measure(backend: Backend, workers: number, baseURL: string): Prom
     helpers.map((h) => new Promise((r) => (h.exitCode === null ? h.once("exit", r) : r(null)))),
   );
   const wallMs = performance.now() - t0;
-  if (status !== "done") throw new Error(`${backend}: the run ended ${status}`);
   const samples = await getRunSamples(db, { runId });
-  if (samples.length !== CALLS + CASES) throw new Error(`${backend}: ${samples.length} samples`);
+  if (status !== "done") {
+    const errors = [...new Set(samples.map((s) => s.error).filter(Boolean))].slice(0, 3);
+    throw new Error(`${backend}, ${workers} workers: the run ended ${status}: ${errors.join(" | ")}`);
+  }
+  if (samples.length !== CALLS) throw new Error(`${backend}: ${samples.length} samples`);
   const run = await getRunById(db, { id: runId });
   if (run?.status !== "done") throw new Error(`${backend}: run ${run?.status}`);
   await closeDb(db);
