@@ -107,7 +107,6 @@ async function measure(backend: Backend, workers: number, baseURL: string): Prom
     noCache: true,
     providerConcurrency: CONCURRENCY,
   } as RunOptions;
-  const runId = await createRun(db, loadSuite(suiteDir), registry, options);
   const env = {
     ...process.env,
     JURY_DB: file,
@@ -116,20 +115,34 @@ async function measure(backend: Backend, workers: number, baseURL: string): Prom
     JURY_CRITERIA_DIR: criteriaDir,
     JURY_CLAIM_POLL_MS: "20",
   };
+  // the other workers are running already (as a team's would be), waiting for work
   const helpers: ChildProcess[] = [];
+  for (let i = 1; i < workers; i++) {
+    const h = spawn(process.execPath, [path.join(root, "bin/jury.cjs"), "worker"], {
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    await new Promise<void>((resolve, reject) => {
+      let err = "";
+      h.stderr?.on("data", (d) => {
+        err += d;
+        if (err.includes("looking for runs")) resolve();
+      });
+      h.once("exit", (code) => reject(new Error(`jury worker exited ${code}: ${err}`)));
+    });
+    helpers.push(h);
+  }
+  const runId = await createRun(db, loadSuite(suiteDir), registry, options);
   const t0 = performance.now();
-  for (let i = 1; i < workers; i++)
-    helpers.push(
-      spawn(process.execPath, [path.join(root, "bin/jury.cjs"), "worker", "--once"], {
-        env,
-        stdio: "ignore",
-      }),
-    );
   const status = await executeRun(db, runId, { settings, registry, workerKind: "eval" });
-  await Promise.all(
-    helpers.map((h) => new Promise((r) => (h.exitCode === null ? h.once("exit", r) : r(null)))),
-  );
   const wallMs = performance.now() - t0;
+  await Promise.all(
+    helpers.map((h) => {
+      const exited = new Promise((r) => h.once("exit", r));
+      h.kill("SIGTERM");
+      return exited;
+    }),
+  );
   const samples = await getRunSamples(db, { runId });
   if (status !== "done") {
     const errors = [...new Set(samples.map((s) => s.error).filter(Boolean))].slice(0, 3);

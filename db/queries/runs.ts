@@ -387,58 +387,80 @@ type CacheWrite = { key: string; text: string; inputTokens: number; outputTokens
  * One judgment on PostgreSQL, as the SQLite statements' recordOne writes it: the task's status (only
  * a pending task's), its sample and its cached response. Run inside a transaction.
  */
-function* recordOneOp(db: OpDb, s: SampleWrite, cache?: CacheWrite): Op<boolean> {
+/** A sample's row as stored (PostgreSQL's path; SQLite's prepared statement writes the same columns). */
+function sampleRow(s: SampleWrite) {
+  return {
+    taskId: s.taskId,
+    runId: s.runId,
+    caseId: s.caseId,
+    criterionId: s.criterionId,
+    judge: s.judge,
+    sampleIndex: s.sampleIndex,
+    score: s.score,
+    reasoning: s.reasoning,
+    rawText: s.rawText,
+    latencyMs: s.latencyMs,
+    inputTokens: s.inputTokens,
+    outputTokens: s.outputTokens,
+    costUsd: s.costUsd,
+    attempts: s.attempts,
+    cached: Boolean(s.cached),
+    error: s.error,
+    requestKey: s.requestKey ?? null,
+    createdAt: new Date(),
+    cacheReadTokens: s.cacheReadTokens ?? 0,
+    cacheWriteTokens: s.cacheWriteTokens ?? 0,
+    reasoningTokens: s.reasoningTokens ?? 0,
+    cacheSavedUsd: s.cacheSavedUsd ?? 0,
+    batched: Boolean(s.batched),
+  };
+}
+
+/**
+ * PostgreSQL: several finished tasks in a few statements, whatever their number (each a round trip):
+ * the tasks still pending are marked (done or error) and returned, then their samples and cached
+ * responses are inserted, a statement each. A task that is not pending, or appears twice, writes
+ * nothing more (exactly one sample per task, as SQLite's statements keep it).
+ */
+function* recordManyOp(db: OpDb, items: readonly SampleRecord[]): Op<boolean[]> {
   const { tasks, samples, responseCache } = db.tables;
   // a sample with no score failed (as coverage counts it), error or not: the task's count agrees
-  const failed = Boolean(s.error) || s.score === null;
-  const r = yield* write(
-    db
-      .update(tasks)
-      .set({ status: failed ? "error" : "done" })
-      .where(and(eq(tasks.id, s.taskId), eq(tasks.status, "pending"))),
-  );
-  if (r.changes === 0) return false;
-  yield* write(
-    db.insert(samples).values({
-      taskId: s.taskId,
-      runId: s.runId,
-      caseId: s.caseId,
-      criterionId: s.criterionId,
-      judge: s.judge,
-      sampleIndex: s.sampleIndex,
-      score: s.score,
-      reasoning: s.reasoning,
-      rawText: s.rawText,
-      latencyMs: s.latencyMs,
-      inputTokens: s.inputTokens,
-      outputTokens: s.outputTokens,
-      costUsd: s.costUsd,
-      attempts: s.attempts,
-      cached: Boolean(s.cached),
-      error: s.error,
-      requestKey: s.requestKey ?? null,
-      createdAt: new Date(),
-      cacheReadTokens: s.cacheReadTokens ?? 0,
-      cacheWriteTokens: s.cacheWriteTokens ?? 0,
-      reasoningTokens: s.reasoningTokens ?? 0,
-      cacheSavedUsd: s.cacheSavedUsd ?? 0,
-      batched: Boolean(s.batched),
-    }),
-  );
-  if (cache)
+  const failed = (s: SampleWrite) => Boolean(s.error) || s.score === null;
+  const claimed = new Set<number>();
+  for (const status of ["done", "error"] as const) {
+    const ids = [
+      ...new Set(items.filter((i) => failed(i.sample) === (status === "error")).map((i) => i.sample.taskId)),
+    ];
+    for (let at = 0; at < ids.length; at += 1000) {
+      const got = yield* all(
+        db
+          .update(tasks)
+          .set({ status })
+          .where(and(inArray(tasks.id, ids.slice(at, at + 1000)), eq(tasks.status, "pending")))
+          .returning({ id: tasks.id }),
+      );
+      for (const r of got) claimed.add(r.id);
+    }
+  }
+  const written = items.map((i) => {
+    const ok = claimed.has(i.sample.taskId);
+    claimed.delete(i.sample.taskId); // a second answer for the same task in this batch writes nothing
+    return ok;
+  });
+  const rowsToWrite = items.filter((_, k) => written[k]);
+  for (let at = 0; at < rowsToWrite.length; at += 500)
+    yield* write(db.insert(samples).values(rowsToWrite.slice(at, at + 500).map((i) => sampleRow(i.sample))));
+  const caches = new Map<string, CacheWrite>();
+  for (const i of rowsToWrite) if (i.cache && !caches.has(i.cache.key)) caches.set(i.cache.key, i.cache);
+  const cacheRows = [...caches.values()].map((c) => ({ ...c, createdAt: new Date() }));
+  for (let at = 0; at < cacheRows.length; at += 500)
     yield* write(
       db
         .insert(responseCache)
-        .values({
-          key: cache.key,
-          text: cache.text,
-          inputTokens: cache.inputTokens,
-          outputTokens: cache.outputTokens,
-          createdAt: new Date(),
-        })
+        .values(cacheRows.slice(at, at + 500))
         .onConflictDoNothing({ target: responseCache.key }),
     );
-  return true;
+  return written;
 }
 
 /**
@@ -448,7 +470,8 @@ function* recordOneOp(db: OpDb, s: SampleWrite, cache?: CacheWrite): Op<boolean>
 export const recordSample = query(function* (db, s: SampleWrite, cache?: CacheWrite): Op<boolean> {
   // SQLite: the hot path's prepared statements and transaction (statements above)
   if (db.engine === "sqlite") return stmts(db as unknown as SqliteDb).record(s, cache);
-  return yield* tx(db, (t) => recordOneOp(t, s, cache));
+  const [written] = yield* tx(db, (t) => recordManyOp(t, [{ sample: s, cache }]));
+  return written;
 });
 
 export type SampleRecord = { sample: SampleWrite; cache?: CacheWrite };
@@ -459,11 +482,7 @@ export type SampleRecord = { sample: SampleWrite; cache?: CacheWrite };
  */
 export const recordSamples = query(function* (db, items: readonly SampleRecord[]): Op<boolean[]> {
   if (db.engine === "sqlite") return stmts(db as unknown as SqliteDb).recordMany(items);
-  return yield* tx(db, function* (t) {
-    const written: boolean[] = [];
-    for (const i of items) written.push(yield* recordOneOp(t, i.sample, i.cache));
-    return written;
-  });
+  return yield* tx(db, (t) => recordManyOp(t, items));
 });
 
 export const getCachedResponse = query(function* (
