@@ -122,7 +122,8 @@ export const tasks = pgTable(
   (t) => [
     uniqueIndex("tasks_run_id_key_idx").on(t.runId, t.key),
     index("tasks_run_id_status_idx").on(t.runId, t.status),
-    // the live claims of a run (claimed, pending, not expired): a range of this index, not every pending task
+    // the live claims of a run (claimed, pending, not expired): a range of this index, not every
+    // pending task (the index above keeps a run's pending tasks in id order for the claims' window)
     index("tasks_run_id_status_claim_idx").on(t.runId, t.status, t.claimExpiresAt),
   ],
 );

@@ -168,7 +168,7 @@ describe("the runs list's aggregates", () => {
       )
       .all({ id: ids.running }) as { detail: string }[];
     expect(plan.map((p) => p.detail)).toEqual([
-      "SEARCH tasks USING COVERING INDEX tasks_run_id_status_idx (run_id=?)",
+      "SEARCH tasks USING COVERING INDEX tasks_run_id_status_claim_idx (run_id=?)",
       "SCALAR SUBQUERY 1",
       "SEARCH samples USING COVERING INDEX samples_run_id_case_id_idx (run_id=?)",
     ]);

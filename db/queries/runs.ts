@@ -523,7 +523,7 @@ function listStatements(db: SqliteDb) {
   return {
     settled: c.prepare("select run_id as runId, done, errors, cost_usd as costUsd from run_totals"),
     unsettled: c.prepare("select id from runs where id not in (select run_id from run_totals)").pluck(),
-    // from tasks_run_id_status_idx and samples_run_id_case_id_idx (with cost_usd): no task or sample row is read
+    // from a covering index of tasks (run_id, status…) and samples_run_id_case_id_idx (with cost_usd): no task or sample row is read
     live: c.prepare(
       `select count(*) as n,
               coalesce(sum(status = 'done'), 0) as done,
