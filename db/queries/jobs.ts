@@ -101,18 +101,21 @@ export const finishJobRow = query(function* (
   const r = yield* write(
     db
       .update(jobs)
-      .set({
-        status,
-        error,
-        finishedAt: now,
-        ownerPid: null,
-        ownerHost: null,
-        ownerToken: null,
-        heartbeatAt: null,
-      })
+      .set(settled(status, error, now))
       .where(and(eq(jobs.id, id), eq(jobs.ownerToken, token))),
   );
   return r.changes === 1;
+});
+
+/** A job's row once it ended: its status and error, when, and no owner any more. */
+const settled = (status: JobStatus, error: string | null, now: Date) => ({
+  status,
+  error,
+  finishedAt: now,
+  ownerPid: null,
+  ownerHost: null,
+  ownerToken: null,
+  heartbeatAt: null,
 });
 
 /** Asks the owner to stop; it sees the request at its next heartbeat. */
@@ -156,15 +159,7 @@ export const casInterruptJob = query(function* (
   const r = yield* write(
     db
       .update(jobs)
-      .set({
-        status,
-        error,
-        finishedAt: now,
-        ownerPid: null,
-        ownerHost: null,
-        ownerToken: null,
-        heartbeatAt: null,
-      })
+      .set(settled(status, error, now))
       .where(
         and(
           eq(jobs.id, id),
