@@ -22,7 +22,7 @@ import { executeRun } from "@/lib/runs/execute-run";
 import { createRun } from "@/lib/runs/plan-run";
 import { writeSettings } from "@/lib/settings/store";
 import { loadSuite } from "@/lib/suites/load-suite";
-import { llmDefinition, settingsFor, tempDir, writeJson } from "@/lib/testing/fixtures";
+import { llmSuite, settingsFor } from "@/lib/testing/fixtures";
 
 const LATENCY_MS = 50;
 const CONCURRENCY = 32;
@@ -81,22 +81,8 @@ async function measure(backend: Backend, workers: number, baseURL: string): Prom
   const db: AnyDb = url ? await createPgDb(url) : createDb(file);
   // two LLM criteria only: a `jury worker` loads criteria from JURY_CRITERIA_DIR, and the test
   // registry's deterministic one runs only in-process
-  const criteriaDir = tempDir("jury-criteria-");
-  writeJson(path.join(criteriaDir, "helpful", "definition.json"), llmDefinition("helpful"));
-  writeJson(path.join(criteriaDir, "brief", "definition.json"), llmDefinition("brief", [1, 5], 3));
+  const { criteriaDir, suiteDir } = llmSuite(CASES, "Store");
   const registry = loadCriteria(criteriaDir, {});
-  const suiteDir = tempDir("jury-suite-");
-  writeJson(path.join(suiteDir, "suite.json"), {
-    name: "Store",
-    criteria: [{ id: "helpful" }, { id: "brief" }],
-  });
-  for (let i = 0; i < CASES; i++)
-    writeJson(path.join(suiteDir, "cases", `c${i}.json`), {
-      id: `c${i}`,
-      name: `Case ${i}`,
-      input: { prompt: `Question ${i}?` },
-      output: `Answer ${i}.`,
-    });
   const settings = settingsFor(baseURL, { perProviderConcurrency: CONCURRENCY, timeoutMs: 30_000 });
   await writeSettings(db, settings);
   const options: RunOptions = {

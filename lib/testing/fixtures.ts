@@ -60,6 +60,26 @@ export function testRegistry(extra: Record<string, unknown> = {}): {
   return { dir, registry: { ...loadCriteria(dir, { short: { lengthOk } }), logicWorker: TEST_LOGIC_WORKER } };
 }
 
+/**
+ * Two LLM criteria (helpful 1–10, brief 1–5) in a folder of their own and a suite of `cases` cases
+ * judged on them: no deterministic logic, so another process loads them too (JURY_CRITERIA_DIR).
+ */
+export function llmSuite(cases: number, name = "LLM suite"): { criteriaDir: string; suiteDir: string } {
+  const criteriaDir = tempDir("jury-criteria-");
+  writeJson(path.join(criteriaDir, "helpful", "definition.json"), llmDefinition("helpful"));
+  writeJson(path.join(criteriaDir, "brief", "definition.json"), llmDefinition("brief", [1, 5], 3));
+  const suiteDir = tempDir("jury-suite-");
+  writeJson(path.join(suiteDir, "suite.json"), { name, criteria: [{ id: "helpful" }, { id: "brief" }] });
+  for (let i = 0; i < cases; i++)
+    writeJson(path.join(suiteDir, "cases", `c${i}.json`), {
+      id: `c${i}`,
+      name: `Case ${i}`,
+      input: { prompt: `Question ${i}?` },
+      output: `Answer ${i}.`,
+    });
+  return { criteriaDir, suiteDir };
+}
+
 /** A suite folder with `n` cases judged on helpful, brief and short. */
 export function testSuite(n = 3): string {
   const dir = tempDir("jury-suite-");

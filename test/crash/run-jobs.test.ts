@@ -12,7 +12,7 @@ import { executeRun } from "@/lib/runs/execute-run";
 import { createRun } from "@/lib/runs/plan-run";
 import { writeSettings } from "@/lib/settings/store";
 import { loadSuite } from "@/lib/suites/load-suite";
-import { llmDefinition, settingsFor, tempDir, writeJson } from "@/lib/testing/fixtures";
+import { llmSuite, settingsFor, tempDir } from "@/lib/testing/fixtures";
 import { runJury } from "@/lib/testing/run-jury";
 import { type ScriptedServer, startScriptedServer } from "@/lib/testing/scripted-server";
 import { settingsEnabling } from "@/lib/testing/settings-db";
@@ -25,21 +25,7 @@ afterAll(() => server.close());
 
 /** Two LLM criteria and a suite of `cases` cases judged on them: no deterministic logic involved. */
 async function fixture(cases: number) {
-  const criteriaDir = tempDir("jury-criteria-");
-  writeJson(path.join(criteriaDir, "helpful", "definition.json"), llmDefinition("helpful"));
-  writeJson(path.join(criteriaDir, "brief", "definition.json"), llmDefinition("brief", [1, 5], 3));
-  const suiteDir = tempDir("jury-suite-");
-  writeJson(path.join(suiteDir, "suite.json"), {
-    name: "Jobs",
-    criteria: [{ id: "helpful" }, { id: "brief" }],
-  });
-  for (let i = 0; i < cases; i++)
-    writeJson(path.join(suiteDir, "cases", `c${i}.json`), {
-      id: `c${i}`,
-      name: `Case ${i}`,
-      input: { prompt: `Question ${i}?` },
-      output: `Answer ${i}.`,
-    });
+  const { criteriaDir, suiteDir } = llmSuite(cases, "Jobs");
   const dbFile = path.join(tempDir(), "jury.db");
   const db = createDb(dbFile);
   await writeSettings(db, settingsEnabling(["local"])); // `jury eval --resume` calls only enabled providers

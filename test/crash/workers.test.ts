@@ -12,7 +12,7 @@ import { executeRun } from "@/lib/runs/execute-run";
 import { createRun } from "@/lib/runs/plan-run";
 import { writeSettings } from "@/lib/settings/store";
 import { loadSuite } from "@/lib/suites/load-suite";
-import { llmDefinition, settingsFor, tempDir, writeJson } from "@/lib/testing/fixtures";
+import { llmSuite, settingsFor, tempDir } from "@/lib/testing/fixtures";
 import { spawnJury } from "@/lib/testing/run-jury";
 import { type ScriptedServer, startScriptedServer } from "@/lib/testing/scripted-server";
 import { settingsEnabling } from "@/lib/testing/settings-db";
@@ -30,21 +30,7 @@ const TASKS = CASES * 2 * N; // 2,000
 const CONCURRENCY = 16;
 
 async function fixture(kind: StoreKind) {
-  const criteriaDir = tempDir("jury-criteria-");
-  writeJson(path.join(criteriaDir, "helpful", "definition.json"), llmDefinition("helpful"));
-  writeJson(path.join(criteriaDir, "brief", "definition.json"), llmDefinition("brief", [1, 5], 3));
-  const suiteDir = tempDir("jury-suite-");
-  writeJson(path.join(suiteDir, "suite.json"), {
-    name: "Workers",
-    criteria: [{ id: "helpful" }, { id: "brief" }],
-  });
-  for (let i = 0; i < CASES; i++)
-    writeJson(path.join(suiteDir, "cases", `c${i}.json`), {
-      id: `c${i}`,
-      name: `Case ${i}`,
-      input: { prompt: `Question ${i}?` },
-      output: `Answer ${i}.`,
-    });
+  const { criteriaDir, suiteDir } = llmSuite(CASES, "Workers");
   const dbFile = path.join(tempDir(), "jury.db");
   // on PostgreSQL the workers (other processes) reach the same database by its URL
   const pgDatabase = kind === "pg" ? await emptyPgDatabase() : undefined;
