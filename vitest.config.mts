@@ -15,5 +15,6 @@ export default defineConfig({
     testTimeout: 30_000,
     pool: "forks",
     globalSetup: ["lib/testing/global-setup.ts"],
+    setupFiles: ["lib/testing/request-context.ts"],
   },
 });

@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { Nav } from "@/components/nav";
+import { UserMenu } from "@/components/user-menu";
+import { currentActor } from "./guard";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -9,7 +11,8 @@ export const metadata: Metadata = {
   description: "Panels of judge models, every sample, consensus, and the configuration that measured best.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const actor = await currentActor();
   return (
     <html lang="en">
       <body>
@@ -25,6 +28,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               ⚖︎ Jury
             </Link>
             <Nav />
+            <UserMenu actor={actor} />
           </div>
         </header>
         <main id="main" className="mx-auto max-w-6xl px-4 py-6">

@@ -9,6 +9,8 @@ import type { CaseCriterion } from "../lib/runs/plan-run";
 export const settings = sqliteTable("settings", {
   id: integer().primaryKey(),
   data: text({ mode: "json" }).$type<unknown>().notNull(),
+  /** who saved them last (a user's name; "local" without users; the CLI's OS user) */
+  updatedBy: text(),
   updatedAt: integer({ mode: "timestamp_ms" })
     .notNull()
     .$defaultFn(() => new Date()),
@@ -102,6 +104,8 @@ export const runs = sqliteTable(
     /** process that owns the run while it is running; a dead owner means "interrupted" */
     ownerPid: integer(),
     cancelRequested: integer({ mode: "boolean" }).notNull().default(false),
+    /** who started it (a user's name, "local" without users, or the CLI's OS user); null: before authors were kept */
+    createdBy: text(),
     createdAt: integer({ mode: "timestamp_ms" })
       .notNull()
       .$defaultFn(() => new Date()),
@@ -400,6 +404,8 @@ export const annotations = sqliteTable(
     memoryId: text().notNull(),
     relevance: integer().notNull(),
     source: text({ enum: ["qrels", "human", "example"] }).notNull(),
+    /** who gave the label now held (a user's name, "local", the CLI's OS user); null: imported or before authors were kept */
+    author: text(),
     updatedAt: integer({ mode: "timestamp_ms" })
       .notNull()
       .$defaultFn(() => new Date()),
@@ -433,6 +439,8 @@ export const annotationHistory = sqliteTable(
     source: text({ enum: ["qrels", "human", "example", "undo", "fresh"] }).notNull(),
     /** a change to the whole query: the labels it cleared (a fresh start) or brought back (its undo) */
     cleared: text({ mode: "json" }).$type<ClearedLabels>(),
+    /** who made the change; null: imported, or before authors were kept */
+    author: text(),
     at: integer({ mode: "timestamp_ms" })
       .notNull()
       .$defaultFn(() => new Date()),
@@ -462,6 +470,8 @@ export const experiments = sqliteTable(
     config: text({ mode: "json" }).$type<RetrievalConfig>().notNull(),
     status: text({ enum: runStatuses }).notNull().default("queued"),
     error: text(),
+    /** who started it; null: before authors were kept */
+    createdBy: text(),
     createdAt: integer({ mode: "timestamp_ms" })
       .notNull()
       .$defaultFn(() => new Date()),
@@ -580,6 +590,8 @@ export const reviews = sqliteTable(
     blendedScore: real(),
     diff: text().notNull(),
     record: text({ mode: "json" }).$type<ReviewRecord>().notNull(),
+    /** who asked for it; null: before authors were kept */
+    createdBy: text(),
   },
   (t) => [index("reviews_created_at_idx").on(t.createdAt)],
 );
@@ -664,6 +676,8 @@ export const agreementSets = sqliteTable(
     kind: text({ enum: agreementSetKinds }).notNull(),
     name: text().notNull(),
     options: text({ mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    /** who imported or made it; null: before authors were kept */
+    createdBy: text(),
     createdAt: integer({ mode: "timestamp_ms" })
       .notNull()
       .$defaultFn(() => new Date()),
@@ -732,3 +746,62 @@ export type VerdictLabel = typeof verdictLabels.$inferSelect;
 export type AgreementSet = typeof agreementSets.$inferSelect;
 export type AgreementItem = typeof agreementItems.$inferSelect;
 export type AgreementJudgment = typeof agreementJudgments.$inferSelect;
+
+// ─── People: users, their sign-in sessions, and the audit log ────────────────
+// A user is a name, a role and a personal token, stored only as a scrypt hash (lib/auth/tokens.ts).
+// The token names its user (`jury_<id>_<secret>`), so a request costs one lookup by id. A sign-in
+// session (the dashboard's cookie) is stored as the SHA-256 of its random id; removing or rotating a
+// user deletes their sessions, so their cookie and token stop working at once.
+export const userRoles = ["viewer", "annotator", "admin"] as const;
+export type UserRole = (typeof userRoles)[number];
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: text().primaryKey(),
+    name: text().notNull(),
+    role: text({ enum: userRoles }).notNull(),
+    /** scrypt$N$r$p$salt$hash of the token's secret part (base64url); never the token */
+    tokenHash: text().notNull(),
+    createdBy: text(),
+    createdAt: integer({ mode: "timestamp_ms" })
+      .notNull()
+      .$defaultFn(() => new Date()),
+    rotatedAt: integer({ mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("users_name_idx").on(t.name)],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    /** SHA-256 (hex) of the cookie's random id */
+    idHash: text().primaryKey(),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer({ mode: "timestamp_ms" }).notNull(),
+    expiresAt: integer({ mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/** Append-only: who changed what and when (settings, endpoints, prices, promote, users). */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    at: integer({ mode: "timestamp_ms" }).notNull(),
+    actor: text().notNull(),
+    /** e.g. "settings.save", "promote.experiment", "user.add" */
+    action: text().notNull(),
+    /** what it changed: a user's name, a criterion, a collection; null: the settings as a whole */
+    target: text(),
+    /** what changed, without secrets (key values are never recorded) */
+    detail: text({ mode: "json" }).$type<Record<string, unknown>>(),
+  },
+  (t) => [index("audit_log_at_idx").on(t.at)],
+);
+
+export type User = typeof users.$inferSelect;
+export type AuditEntry = typeof auditLog.$inferSelect;

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { revalidatePath } from "next/cache";
+import { allowAction } from "@/app/guard";
 import { getDb } from "@/db/client";
 import { type ActionResult, actionFailed } from "@/lib/action-result";
 import { startAgreementProcess } from "@/lib/agreement/background";
@@ -54,6 +55,8 @@ async function saveUploads(dir: string, files: readonly File[], prefix: string) 
  * with its file, line and field, stores nothing); the form follows the job and opens the report.
  */
 export async function importAgreement(_prev: ImportState, formData: FormData): Promise<ImportState> {
+  const allowed = await allowAction("importAgreement");
+  if ("refused" in allowed) return allowed.refused;
   const bad = wrongShape(formData, "form data");
   if (bad) return bad;
   const parsed = importFormSchema.safeParse({
@@ -150,6 +153,8 @@ async function importInline(
 
 /** Asks an import or report job to stop (nothing of an import is stored). */
 export async function cancelAgreementJob(jobId: string): Promise<ActionResult<null>> {
+  const allowed = await allowAction("cancelAgreementJob");
+  if ("refused" in allowed) return allowed.refused;
   const bad = wrongShape(jobId, "a string");
   if (bad) return bad;
   if (!agreementIdSchema.safeParse(jobId).success) return actionFailed("Not a job id");

@@ -1,5 +1,6 @@
 "use server";
 
+import { allowAction } from "@/app/guard";
 import { getDb } from "@/db/client";
 import { type ActionResult, actionFailed } from "@/lib/action-result";
 import { loadProjectCriteria } from "@/lib/criteria/load";
@@ -21,6 +22,8 @@ export async function tryCriterionAction(
   _prev: TryCriterionState,
   formData: FormData,
 ): Promise<TryCriterionState> {
+  const allowed = await allowAction("tryCriterionAction");
+  if ("refused" in allowed) return allowed.refused;
   const bad = wrongShape(formData, "form data");
   if (bad) return bad;
   const parsed = tryCriterionSchema.safeParse({

@@ -1,6 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { allowAction } from "@/app/guard";
 import { getDb } from "@/db/client";
 import {
   getVerdictLabel,
@@ -24,6 +25,8 @@ export type LabelValue = { passed: boolean; score: number | null };
 export async function setLabel(
   input: unknown,
 ): Promise<ActionResult<{ label: LabelValue | null; previous: LabelValue | null; changed: boolean }>> {
+  const allowed = await allowAction("setLabel");
+  if ("refused" in allowed) return allowed.refused;
   const bad = wrongShape(input, "an object");
   if (bad) return bad;
   const parsed = setLabelSchema.safeParse(input);
@@ -64,6 +67,8 @@ export async function setLabel(
 export async function undoLabel(
   input: unknown,
 ): Promise<ActionResult<{ caseId: string; criterionId: string; restored: LabelValue | null } | null>> {
+  const allowed = await allowAction("undoLabel");
+  if ("refused" in allowed) return allowed.refused;
   const bad = wrongShape(input, "an object");
   if (bad) return bad;
   const parsed = undoLabelSchema.safeParse(input);

@@ -3,6 +3,7 @@
 import path from "node:path";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { allowAction } from "@/app/guard";
 import { getDb } from "@/db/client";
 import { getMemories } from "@/db/queries/memories";
 import {
@@ -23,6 +24,8 @@ import { wrongShape } from "@/lib/validations/form-data";
 import { annotateSchema, collectionSchema, experimentFormSchema } from "@/lib/validations/memory";
 
 export async function importExampleStudy(): Promise<ActionResult<{ collection: string }>> {
+  const allowed = await allowAction("importExampleStudy");
+  if ("refused" in allowed) return allowed.refused;
   try {
     const db = getDb();
     // already there (perhaps relabelled by a person since): open it, never overwrite its labels
@@ -36,6 +39,8 @@ export async function importExampleStudy(): Promise<ActionResult<{ collection: s
 }
 
 export async function annotate(input: unknown): Promise<ActionResult<null>> {
+  const allowed = await allowAction("annotate");
+  if ("refused" in allowed) return allowed.refused;
   const bad = wrongShape(input, "an object");
   if (bad) return bad;
   const parsed = annotateSchema.safeParse(input);
@@ -63,6 +68,8 @@ const queryRefSchema = z.object({ collection: collectionSchema, queryId: z.strin
 export async function undoAnnotation(
   input: unknown,
 ): Promise<ActionResult<{ memoryId: string | null; restored: number | null } | null>> {
+  const allowed = await allowAction("undoAnnotation");
+  if ("refused" in allowed) return allowed.refused;
   const bad = wrongShape(input, "an object");
   if (bad) return bad;
   const parsed = queryRefSchema.safeParse(input);
@@ -90,6 +97,8 @@ export async function undoAnnotation(
 export async function startFreshAnnotation(
   input: unknown,
 ): Promise<ActionResult<{ cleared: number; queries: number }>> {
+  const allowed = await allowAction("startFreshAnnotation");
+  if ("refused" in allowed) return allowed.refused;
   const bad = wrongShape(input, "an object");
   if (bad) return bad;
   const parsed = z.object({ collection: collectionSchema }).safeParse(input);
@@ -114,6 +123,8 @@ export async function startExperiment(
   _prev: StartExperimentState,
   formData: FormData,
 ): Promise<StartExperimentState> {
+  const allowed = await allowAction("startExperiment");
+  if ("refused" in allowed) return allowed.refused;
   const bad = wrongShape(formData, "form data");
   if (bad) return bad;
   const parsed = experimentFormSchema.safeParse({

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { allowAction } from "@/app/guard";
 import { getDb } from "@/db/client";
 import { type ActionResult, actionFailed } from "@/lib/action-result";
 import { errorMessage, hasErrorCode } from "@/lib/errors";
@@ -50,6 +51,8 @@ function failed(err: unknown): ActionResult<never> & NeedsConfirmation {
  * person confirms each warning.
  */
 export async function promoteExperimentAction(input: unknown): Promise<PromoteExperimentResult> {
+  const allowed = await allowAction("promoteExperimentAction");
+  if ("refused" in allowed) return allowed.refused;
   const bad = wrongShape(input, "an object");
   if (bad) return bad;
   const parsed = promoteExperimentSchema.safeParse(input);
@@ -88,6 +91,8 @@ const promotePanelSchema = z.object({
 export async function promotePanelAction(
   input: unknown,
 ): Promise<ActionResult<{ judges: string[]; provenance: string }> & NeedsConfirmation> {
+  const allowed = await allowAction("promotePanelAction");
+  if ("refused" in allowed) return allowed.refused;
   const bad = wrongShape(input, "an object");
   if (bad) return bad;
   const parsed = promotePanelSchema.safeParse(input);
@@ -124,6 +129,8 @@ const promotePanelConfigSchema = z.object({
 export async function promotePanelConfigAction(
   input: unknown,
 ): Promise<ActionResult<{ judges: string[]; n: number; provenance: string }> & NeedsConfirmation> {
+  const allowed = await allowAction("promotePanelConfigAction");
+  if ("refused" in allowed) return allowed.refused;
   const bad = wrongShape(input, "an object");
   if (bad) return bad;
   const parsed = promotePanelConfigSchema.safeParse(input);

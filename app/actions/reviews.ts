@@ -1,6 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { allowAction } from "@/app/guard";
 import { getDb } from "@/db/client";
 import { getJob } from "@/db/queries/jobs";
 import { type ActionResult, actionFailed } from "@/lib/action-result";
@@ -48,6 +49,8 @@ async function uploadedDiff(
  * through /api/progress/<id>.
  */
 export async function startReview(_prev: StartReviewState, formData: FormData): Promise<StartReviewState> {
+  const allowed = await allowAction("startReview");
+  if ("refused" in allowed) return allowed.refused;
   const bad = wrongShape(formData, "form data");
   if (bad) return bad;
   const upload = await uploadedDiff(formData.get("diffFile"));
@@ -118,6 +121,8 @@ export async function startReview(_prev: StartReviewState, formData: FormData): 
 
 /** Asks a running review to stop: its calls in flight are aborted and nothing is stored. */
 export async function cancelReview(id: string): Promise<ActionResult<null>> {
+  const allowed = await allowAction("cancelReview");
+  if ("refused" in allowed) return allowed.refused;
   const bad = wrongShape(id, "a string");
   if (bad) return bad;
   const parsed = reviewIdSchema.safeParse(id);

@@ -1,6 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { allowAction } from "@/app/guard";
 import { getDb } from "@/db/client";
 import { getPendingTasks, getRunById, requestCancel } from "@/db/queries/runs";
 import { type ActionResult, actionFailed } from "@/lib/action-result";
@@ -19,6 +20,8 @@ import { resampleItemSchema, runIdSchema, startRunSchema } from "@/lib/validatio
 export type StartRunState = ActionResult<{ runId: string }> | null;
 
 export async function startRun(_prev: StartRunState, formData: FormData): Promise<StartRunState> {
+  const allowed = await allowAction("startRun");
+  if ("refused" in allowed) return allowed.refused;
   const bad = wrongShape(formData, "form data");
   if (bad) return bad;
   const parsed = startRunSchema.safeParse({
@@ -78,6 +81,8 @@ const getPendingJudges = async (db: ReturnType<typeof getDb>, runId: string) =>
   new Set((await getPendingTasks(db, { runId })).map((t) => t.judge));
 
 export async function cancelRun(id: string): Promise<ActionResult<null>> {
+  const allowed = await allowAction("cancelRun");
+  if ("refused" in allowed) return allowed.refused;
   const bad = wrongShape(id, "a string");
   if (bad) return bad;
   const parsed = runIdSchema.safeParse(id);
@@ -90,6 +95,8 @@ export async function cancelRun(id: string): Promise<ActionResult<null>> {
 }
 
 export async function resumeRun(id: string): Promise<ActionResult<null>> {
+  const allowed = await allowAction("resumeRun");
+  if ("refused" in allowed) return allowed.refused;
   const bad = wrongShape(id, "a string");
   if (bad) return bad;
   const parsed = runIdSchema.safeParse(id);
@@ -116,6 +123,8 @@ export async function resumeRun(id: string): Promise<ActionResult<null>> {
  * run started through the job runner. Refused while the run is live, or when a judge to call cannot be.
  */
 export async function retryFailedSamples(id: string): Promise<ActionResult<{ requeued: number }>> {
+  const allowed = await allowAction("retryFailedSamples");
+  if ("refused" in allowed) return allowed.refused;
   const bad = wrongShape(id, "a string");
   if (bad) return bad;
   const parsed = runIdSchema.safeParse(id);
@@ -131,6 +140,8 @@ export async function resampleItem(
   caseId: string,
   criterionId: string,
 ): Promise<ActionResult<{ requeued: number }>> {
+  const allowed = await allowAction("resampleItem");
+  if ("refused" in allowed) return allowed.refused;
   for (const arg of [id, caseId, criterionId]) {
     const bad = wrongShape(arg, "a string");
     if (bad) return bad;

@@ -1,6 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { allowAction } from "@/app/guard";
 import { getDb } from "@/db/client";
 import { type ActionResult, actionFailed } from "@/lib/action-result";
 import { fieldErrorsOf, type Settings, settingsSchema } from "@/lib/settings/schema";
@@ -10,6 +11,8 @@ import { wrongShape } from "@/lib/validations/form-data";
 export type SaveSettingsState = ActionResult<{ savedAt: number }> | null;
 
 export async function saveSettings(_prev: SaveSettingsState, formData: FormData): Promise<SaveSettingsState> {
+  const allowed = await allowAction("saveSettings");
+  if ("refused" in allowed) return allowed.refused;
   const bad = wrongShape(formData, "form data");
   if (bad) return bad;
   const raw = formData.get("payload");

@@ -17,6 +17,7 @@ import type {
   runStatuses,
   supersededReasons,
   taskStatuses,
+  userRoles,
   verdictLabelSources,
   workerKinds,
 } from "../schema";
@@ -26,6 +27,8 @@ import { bool01, ctext, jsonText, timestampMs } from "./columns";
 export const settings = pgTable("settings", {
   id: bigint({ mode: "number" }).primaryKey(),
   data: jsonText().$type<unknown>().notNull(),
+  /** who saved them last (a user's name; "local" without users; the CLI's OS user) */
+  updatedBy: ctext(),
   updatedAt: timestampMs()
     .notNull()
     .$defaultFn(() => new Date()),
@@ -70,6 +73,8 @@ export const runs = pgTable(
     /** process that owns the run while it is running; a dead owner means "interrupted" */
     ownerPid: bigint({ mode: "number" }),
     cancelRequested: bool01().notNull().default(sql`0`),
+    /** who started it (a user's name, "local" without users, or the CLI's OS user); null: before authors were kept */
+    createdBy: ctext(),
     createdAt: timestampMs()
       .notNull()
       .$defaultFn(() => new Date()),
@@ -329,6 +334,8 @@ export const annotations = pgTable(
     memoryId: ctext().notNull(),
     relevance: bigint({ mode: "number" }).notNull(),
     source: ctext().$type<"qrels" | "human" | "example">().notNull(),
+    /** who gave the label now held (a user's name, "local", the CLI's OS user); null: imported or before authors were kept */
+    author: ctext(),
     updatedAt: timestampMs()
       .notNull()
       .$defaultFn(() => new Date()),
@@ -356,6 +363,8 @@ export const annotationHistory = pgTable(
     source: ctext().$type<"qrels" | "human" | "example" | "undo" | "fresh">().notNull(),
     /** a change to the whole query: the labels it cleared (a fresh start) or brought back (its undo) */
     cleared: jsonText().$type<ClearedLabels>(),
+    /** who made the change; null: imported, or before authors were kept */
+    author: ctext(),
     at: timestampMs()
       .notNull()
       .$defaultFn(() => new Date()),
@@ -372,6 +381,8 @@ export const experiments = pgTable(
     config: jsonText().$type<RetrievalConfig>().notNull(),
     status: ctext().$type<(typeof runStatuses)[number]>().notNull().default("queued"),
     error: ctext(),
+    /** who started it; null: before authors were kept */
+    createdBy: ctext(),
     createdAt: timestampMs()
       .notNull()
       .$defaultFn(() => new Date()),
@@ -446,6 +457,8 @@ export const reviews = pgTable(
     blendedScore: doublePrecision(),
     diff: ctext().notNull(),
     record: jsonText().$type<ReviewRecord>().notNull(),
+    /** who asked for it; null: before authors were kept */
+    createdBy: ctext(),
   },
   (t) => [index("reviews_created_at_idx").on(t.createdAt)],
 );
@@ -515,6 +528,8 @@ export const agreementSets = pgTable(
     kind: ctext().$type<(typeof agreementSetKinds)[number]>().notNull(),
     name: ctext().notNull(),
     options: jsonText().$type<Record<string, unknown>>().notNull(),
+    /** who imported or made it; null: before authors were kept */
+    createdBy: ctext(),
     createdAt: timestampMs()
       .notNull()
       .$defaultFn(() => new Date()),
@@ -578,3 +593,51 @@ export const agreementReports = pgTable("agreement_reports", {
   cpuMs: bigint({ mode: "number" }).notNull(),
   computedAt: timestampMs().notNull(),
 });
+
+export const users = pgTable(
+  "users",
+  {
+    id: ctext().primaryKey(),
+    name: ctext().notNull(),
+    role: ctext().$type<(typeof userRoles)[number]>().notNull(),
+    /** scrypt$N$r$p$salt$hash of the token's secret part (base64url); never the token */
+    tokenHash: ctext().notNull(),
+    createdBy: ctext(),
+    createdAt: timestampMs()
+      .notNull()
+      .$defaultFn(() => new Date()),
+    rotatedAt: timestampMs(),
+  },
+  (t) => [uniqueIndex("users_name_idx").on(t.name)],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    /** SHA-256 (hex) of the cookie's random id */
+    idHash: ctext().primaryKey(),
+    userId: ctext()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: timestampMs().notNull(),
+    expiresAt: timestampMs().notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/** Append-only: who changed what and when (settings, endpoints, prices, promote, users). */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    at: timestampMs().notNull(),
+    actor: ctext().notNull(),
+    /** e.g. "settings.save", "promote.experiment", "user.add" */
+    action: ctext().notNull(),
+    /** what it changed: a user's name, a criterion, a collection; null: the settings as a whole */
+    target: ctext(),
+    /** what changed, without secrets (key values are never recorded) */
+    detail: jsonText().$type<Record<string, unknown>>(),
+  },
+  (t) => [index("audit_log_at_idx").on(t.at)],
+);

@@ -29,6 +29,7 @@ Commands:
   review [options]    Judge a code change: criteria + diff + tests → verdict (jury review --help)
   settings <command>  Settings: list, get <path>, set <path> <value> (jury settings --help)
   ui [--port N]       Serve the dashboard and print its URL (jury ui --help)
+  users <command>     People: add (prints a token once), list, remove, rotate, role (jury users --help)
   worker [--once]     Work the store's runs beside the processes that started them (jury worker --help)
   db migrate          Create or update the database (JURY_DB, default: the per-user data folder)
   help [command]      Show this help, or a command's
@@ -68,6 +69,7 @@ const commands: Record<string, Command> = {
   runs: async (args) => (await import("./runs")).runsCommand(args),
   settings: async (args) => (await import("./settings")).settingsCommand(args),
   ui: async (args) => (await import("./ui")).uiCommand(args),
+  users: async (args) => (await import("./users")).usersCommand(args),
   worker: async (args) => (await import("./worker")).workerCommand(args),
   db: async (args) => {
     const [sub, ...rest] = args;

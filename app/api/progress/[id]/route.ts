@@ -1,3 +1,4 @@
+import { allowRoute } from "@/app/guard";
 import { getDb } from "@/db/client";
 import { getAgreementJobLive, getExperimentLive, getReviewLive, getRunLive } from "@/db/queries/progress";
 
@@ -10,6 +11,8 @@ const ID = /^[A-Za-z0-9_-]{1,80}$/;
  * `?cursor=<sample id>`. Pages poll it and patch what changed instead of re-rendering.
  */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+  const allowed = await allowRoute("viewer");
+  if ("refused" in allowed) return allowed.refused;
   const { id } = await params;
   if (!ID.test(id)) return Response.json({ error: "not a job id" }, { status: 400 });
   const cursorParam = new URL(request.url).searchParams.get("cursor") ?? "0";

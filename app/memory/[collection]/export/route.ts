@@ -1,3 +1,4 @@
+import { allowRoute } from "@/app/guard";
 import { getDb } from "@/db/client";
 import { downloadResponse } from "@/lib/download";
 import { isJuryError } from "@/lib/errors";
@@ -16,6 +17,8 @@ const bad = (error: string) => Response.json({ error }, { status: 400 });
  * `?what=metrics` (CSV) or `?what=metrics&format=json`.
  */
 export async function GET(request: Request, { params }: { params: Promise<{ collection: string }> }) {
+  const allowed = await allowRoute("viewer");
+  if ("refused" in allowed) return allowed.refused;
   const raw = (await params).collection;
   let collection = raw;
   try {

@@ -1,3 +1,4 @@
+import { allowRoute } from "@/app/guard";
 import { getDb } from "@/db/client";
 import { downloadResponse } from "@/lib/download";
 import { isJuryError } from "@/lib/errors";
@@ -11,6 +12,8 @@ export const dynamic = "force-dynamic";
  * bytes `jury runs export <id> --format …` prints (lib/runs/export.ts).
  */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+  const allowed = await allowRoute("viewer");
+  if ("refused" in allowed) return allowed.refused;
   const { id } = await params;
   if (!runIdSchema.safeParse(id).success) return Response.json({ error: "not a run id" }, { status: 400 });
   const format = new URL(request.url).searchParams.get("format") ?? "csv";
