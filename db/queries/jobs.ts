@@ -86,7 +86,7 @@ export const heartbeatJob = query(function* (
   return out;
 });
 
-/** Ends the owner's claim with a status; only the current owner can. */
+/** Ends the owner's claim with a status (and its final progress); only the current owner can. */
 export const finishJobRow = query(function* (
   db,
   {
@@ -95,13 +95,22 @@ export const finishJobRow = query(function* (
     status,
     error,
     now,
-  }: { id: string; token: string; status: JobStatus; error: string | null; now: Date },
+    progress,
+  }: {
+    id: string;
+    token: string;
+    status: JobStatus;
+    error: string | null;
+    now: Date;
+    /** the final progress, written with the status (a job may end before its first heartbeat) */
+    progress?: { done: number; total: number; errors: number };
+  },
 ) {
   const { jobs } = db.tables;
   const r = yield* write(
     db
       .update(jobs)
-      .set(settled(status, error, now))
+      .set({ ...settled(status, error, now), ...(progress ?? {}) })
       .where(and(eq(jobs.id, id), eq(jobs.ownerToken, token))),
   );
   return r.changes === 1;

@@ -124,6 +124,21 @@ describe.each(storeKinds())("job runner on %s", (kind) => {
     expect((await getJob(db, { id: "r3" }))?.ownerToken).toBe("someone-else");
   });
 
+  it("a job that ends before its first heartbeat still records its final progress", async () => {
+    const { db } = store;
+    const r = await runJob(
+      db,
+      { id: "r4", kind: "run", total: 3 },
+      async (ctx) => {
+        ctx.report({ done: 3, errors: 1 });
+        return { status: "done" };
+      },
+      { heartbeatMs: 60_000 },
+    );
+    expect(r.status).toBe("done");
+    expect(await getJob(db, { id: "r4" })).toMatchObject({ status: "done", done: 3, total: 3, errors: 1 });
+  });
+
   it("recovery at start marks jobs of dead owners interrupted and leaves live ones", async () => {
     const { db } = store;
     await claimJob(db, { id: "live", kind: "run" });

@@ -212,7 +212,7 @@ export async function runJob(
   const lost = reason?.kind === "lost";
   if (!lost) {
     try {
-      await finishJobRow(db, { id: job.id, token: owner.token, ...outcome, now: new Date() });
+      await finishJobRow(db, { id: job.id, token: owner.token, ...outcome, now: new Date(), progress });
     } catch {
       // the disk may still be full: the stale heartbeat marks the job interrupted at the next start
     }
