@@ -27,7 +27,7 @@ export const getOpenRunBatches = query(function* (db, { runId }: { runId: string
           notInArray(runBatches.status, ["collected", "cancelled", "failed", "expired"]),
         ),
       )
-      .orderBy(asc(runBatches.createdAt)),
+      .orderBy(asc(runBatches.createdAt), asc(runBatches.id)),
   )) as RunBatch[];
 });
 
@@ -35,7 +35,7 @@ export const getOpenRunBatches = query(function* (db, { runId }: { runId: string
 export const getRunBatches = query(function* (db, { runId }: { runId: string }) {
   const { runBatches } = db.tables;
   return (yield* all(
-    db.select().from(runBatches).where(eq(runBatches.runId, runId)).orderBy(asc(runBatches.createdAt)),
+    db.select().from(runBatches).where(eq(runBatches.runId, runId)).orderBy(asc(runBatches.createdAt), asc(runBatches.id)),
   )) as RunBatch[];
 });
 

@@ -96,6 +96,12 @@ describe.each(storeKinds())("experiment queries on %s", (kind) => {
     expect(list.map((e) => e.id)).toEqual(["e2", "e1", "e3"]);
     expect(list[2].createdAt).toEqual(new Date(-5));
     expect((await listExperiments(db, "other")).map((e) => e.id)).toEqual(["x1"]);
+    // made in the same millisecond: the same order on both stores (by id, newest-first's tie-break)
+    for (const id of ["t-b", "t-c", "t-a"]) {
+      await insertExperiment(db, { id, collection: "ties", label: id, config: CONFIG });
+      await setCreatedAt(db, id, new Date(5000));
+    }
+    expect((await listExperiments(db, "ties")).map((e) => e.id)).toEqual(["t-c", "t-b", "t-a"]);
   });
 
   it("stores results once per query (a second is ignored) and reads them in query id order", async () => {

@@ -40,7 +40,7 @@ export const listExperiments = query(function* (db, collection: string) {
       .select()
       .from(experiments)
       .where(eq(experiments.collection, collection))
-      .orderBy(desc(experiments.createdAt)),
+      .orderBy(desc(experiments.createdAt), desc(experiments.id)),
   );
 });
 
