@@ -5,16 +5,24 @@ import { type ReactNode, useState, useTransition } from "react";
 import { cancelRun, resumeRun } from "@/app/actions/runs";
 import { isLive } from "@/lib/jobs/live";
 import { sampleLabel } from "@/lib/runs/sample-number";
+import { costSoFar } from "./cost-text";
 import { useLiveRun } from "./live-run";
 
 /** `unpriced`: a judge of the run has no price, so its cost is unknown (never shown as $0). */
-type Props = { runId: string; unpriced?: boolean /** samples asked of each judge per prompt */; n: number };
+type Props = {
+  runId: string;
+  unpriced?: boolean;
+  /** every judge of the run is a mock: it costs nothing */
+  free?: boolean;
+  /** samples asked of each judge per prompt */
+  n: number;
+};
 
 /**
  * Progress from the run's live snapshot (LiveRun: the same one the header counts from), the newest
  * samples as they land, cancel and resume.
  */
-export function LiveProgress({ runId, unpriced = false, n }: Props) {
+export function LiveProgress({ runId, unpriced = false, free = false, n }: Props) {
   const router = useRouter();
   const [pending, start] = useTransition();
   const [message, setMessage] = useState<string | null>(null);
@@ -50,9 +58,7 @@ export function LiveProgress({ runId, unpriced = false, n }: Props) {
           {finished} of {total} samples
         </span>
         <span data-testid="progress-failed">{errors} failed</span>
-        <span data-testid="progress-cost">
-          {unpriced ? `$${costUsd.toFixed(4)} + unpriced` : `$${costUsd.toFixed(4)}`} so far
-        </span>
+        <span data-testid="progress-cost">{costSoFar({ costUsd, unpriced, free })}</span>
         {left !== null && <span>~{left} s left</span>}
         {live && (
           <ActionButton testId="cancel-run" disabled={pending} onClick={() => act(cancelRun)}>

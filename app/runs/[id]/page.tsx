@@ -50,7 +50,12 @@ export default async function RunPage({ params, searchParams }: Props) {
           batches={data.batches}
         />
         <Card>
-          <LiveProgress runId={run.id} unpriced={unpriced.length > 0} n={run.options.n} />
+          <LiveProgress
+            runId={run.id}
+            unpriced={unpriced.length > 0}
+            free={run.options.judges.every((j) => j.startsWith("mock:"))}
+            n={run.options.n}
+          />
         </Card>
         <FailuresCard runId={run.id} failures={data.failures} coverage={coverage} live={live} />
         <VerdictsCard
