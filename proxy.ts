@@ -97,10 +97,14 @@ export async function proxy(request: NextRequest) {
   if (!actor) {
     const page = request.method === "GET" && (request.headers.get("accept") ?? "").includes("text/html");
     if (page && !request.headers.has("rsc")) {
+      // where to go back to, without a `?token=` that did not sign in (it never goes back into a URL)
+      const back = new URLSearchParams(request.nextUrl.search);
+      back.delete("token");
+      const query = back.toString();
       const url = request.nextUrl.clone();
       url.pathname = "/sign-in";
       url.search = "";
-      url.searchParams.set("next", `${path}${request.nextUrl.search}`);
+      url.searchParams.set("next", `${path}${query ? `?${query}` : ""}`);
       return NextResponse.redirect(url, 303);
     }
     return refuse(
