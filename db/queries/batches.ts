@@ -35,7 +35,11 @@ export const getOpenRunBatches = query(function* (db, { runId }: { runId: string
 export const getRunBatches = query(function* (db, { runId }: { runId: string }) {
   const { runBatches } = db.tables;
   return (yield* all(
-    db.select().from(runBatches).where(eq(runBatches.runId, runId)).orderBy(asc(runBatches.createdAt), asc(runBatches.id)),
+    db
+      .select()
+      .from(runBatches)
+      .where(eq(runBatches.runId, runId))
+      .orderBy(asc(runBatches.createdAt), asc(runBatches.id)),
   )) as RunBatch[];
 });
 

@@ -23,7 +23,9 @@ export const insertReview = query(function* (
 /** The newest reviews first. */
 export const listReviews = query(function* (db, { limit = 200 }: { limit?: number } = {}) {
   const { reviews } = db.tables;
-  return yield* all(db.select().from(reviews).orderBy(desc(reviews.createdAt), desc(reviews.id)).limit(limit));
+  return yield* all(
+    db.select().from(reviews).orderBy(desc(reviews.createdAt), desc(reviews.id)).limit(limit),
+  );
 });
 
 export const getReview = query(function* (db, id: string) {

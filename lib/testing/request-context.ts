@@ -12,7 +12,7 @@ export function actAs(actor: Actor | null): void {
 }
 
 vi.mock("next/headers", async (importOriginal) => {
-  const real = await importOriginal<typeof import("next/headers")>();
+  const real = await importOriginal<Record<string, unknown>>();
   return {
     ...real,
     headers: async () => new Headers(state.actor ? { [ACTOR_HEADER]: encodeActor(state.actor) } : {}),
