@@ -220,15 +220,16 @@ describe("the runs list's aggregates", () => {
     const before = createDb(file, { migrationsFolder: old });
     // written with the columns samples had then (later migrations add some)
     writeSamples = recordSamplesAt0009;
-    // today's run planner names the task-claim columns of migration 0013: lend them while it writes
+    // today's run planner names the task-claim columns of migration 0013 and the run's author of
+    // migration 0015: lend them while it writes
     before.$client.exec(
-      "alter table tasks add claimed_by text; alter table tasks add claim_expires_at integer",
+      "alter table tasks add claimed_by text; alter table tasks add claim_expires_at integer; alter table runs add created_by text",
     );
     const ids = await manyRuns(before).finally(() => {
       writeSamples = recordSamples;
     });
     before.$client.exec(
-      "alter table tasks drop column claimed_by; alter table tasks drop column claim_expires_at",
+      "alter table tasks drop column claimed_by; alter table tasks drop column claim_expires_at; alter table runs drop column created_by",
     );
     const expected = legacyProgressByRun(before);
     const medians = legacyMedianLatencyByJudge(before);
