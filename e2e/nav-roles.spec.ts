@@ -18,7 +18,7 @@ function addUser(name: string, role: string): string {
   return r.stdout.trim();
 }
 
-test("the navigation and the runs page show the admin's entries to admins only", async ({ browser }) => {
+test("the navigation and the runs page show the admin's entries to admins only @pg", async ({ browser }) => {
   resetStore(DB);
   const tokens = {
     admin: addUser("ayse", "admin"),
