@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { Nav } from "@/components/nav";
+import { navLinks } from "@/components/nav-links";
 import { UserMenu } from "@/components/user-menu";
 import { currentActor } from "./guard";
 import "./globals.css";
@@ -27,7 +28,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <Link href="/" className="shrink-0 text-lg font-semibold tracking-tight">
               ⚖︎ Jury
             </Link>
-            <Nav />
+            <Nav links={navLinks(actor?.role)} />
             <UserMenu actor={actor} />
           </div>
         </header>

@@ -5,8 +5,10 @@ import { StatusBadge } from "@/components/runs/status-badge";
 import { Card, EmptyState, PageTitle } from "@/components/ui/card";
 import { getDb } from "@/db/client";
 import { getOverview, getRecentActivity } from "@/db/queries/overview";
+import { pathRole, roleAllows } from "@/lib/auth/roles";
 import { enabledJudges } from "@/lib/settings/providers";
 import { readSettings } from "@/lib/settings/store";
+import { currentActor } from "./guard";
 
 const when = (d: Date) => `${d.toISOString().replace("T", " ").slice(0, 16)} UTC`;
 const link = "text-indigo-700 underline";
@@ -60,6 +62,16 @@ export default async function HomePage() {
   const o = await getOverview(db);
   const recent = await getRecentActivity(db);
   const judges = enabledJudges(await readSettings(db));
+  // Settings is the admin's page: others read its name, with whom to ask, instead of a link to a 403
+  const actor = await currentActor();
+  const settings =
+    actor && roleAllows(actor.role, pathRole("/settings")) ? (
+      <Link className={link} href="/settings">
+        Settings
+      </Link>
+    ) : (
+      <>Settings (an admin&apos;s page: ask one)</>
+    );
   const stats = [
     { label: "Runs", value: o.runs, testId: "count-runs" },
     { label: "Running now", value: o.runningRuns, testId: "count-running" },
@@ -90,12 +102,8 @@ export default async function HomePage() {
           className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
           data-testid="no-judges"
         >
-          No judge is enabled, so no run can start. Open{" "}
-          <Link className={link} href="/settings">
-            Settings
-          </Link>{" "}
-          and enable a provider and its models (or the <em>mock</em> provider, which is not a model, to try
-          Jury offline).
+          No judge is enabled, so no run can start. Open {settings} and enable a provider and its models (or
+          the <em>mock</em> provider, which is not a model, to try Jury offline).
         </p>
       )}
 
@@ -103,13 +111,11 @@ export default async function HomePage() {
         <EmptyState title="Nothing measured yet. Where to start:" testId="home-empty">
           <ol className="list-decimal space-y-1 pl-5">
             <li>
-              <Link className={link} href="/settings">
-                Settings
-              </Link>
-              : enable a provider and its models. Keys come from the environment (<code>OPENAI_API_KEY</code>,{" "}
-              <code>ANTHROPIC_API_KEY</code>, <code>GOOGLE_GENERATIVE_AI_API_KEY</code>, or{" "}
-              <code>JURY_LOCAL_BASE_URL</code> for Ollama and other OpenAI-compatible servers). The{" "}
-              <em>mock</em> provider is not a model, but lets you try everything offline.
+              {settings}: enable a provider and its models. Keys come from the environment (
+              <code>OPENAI_API_KEY</code>, <code>ANTHROPIC_API_KEY</code>,{" "}
+              <code>GOOGLE_GENERATIVE_AI_API_KEY</code>, or <code>JURY_LOCAL_BASE_URL</code> for Ollama and
+              other OpenAI-compatible servers). The <em>mock</em> provider is not a model, but lets you try
+              everything offline.
             </li>
             <li>
               Choose N, the samples each judge takes per item (default 3), and the temperature (default 0.8).

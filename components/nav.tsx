@@ -3,21 +3,14 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useState } from "react";
-
-const links = [
-  { href: "/runs", label: "Runs" },
-  { href: "/memory", label: "Memory study" },
-  { href: "/reviews", label: "Reviews" },
-  { href: "/agreement", label: "Agreement" },
-  { href: "/criteria", label: "Criteria" },
-  { href: "/settings", label: "Settings" },
-];
+import type { NavLink } from "./nav-links";
 
 /**
  * The main navigation: a row of links from 640 px up; on a phone a "Menu" button that folds the
- * links out under the header (and folds them back once a link is followed).
+ * links out under the header (and folds them back once a link is followed). The layout picks the
+ * links for the actor's role (navLinks).
  */
-export function Nav() {
+export function Nav({ links }: { links: NavLink[] }) {
   const path = usePathname();
   const [open, setOpen] = useState(false);
   // a followed link closes the menu

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { newToken, newUserId } from "./auth/tokens";
 import { endpointKeyEnv, isSecretEnvName, markSecretEnv, presentEndpointKeys } from "./env/secrets";
-import { redactSecrets } from "./redact";
+import { REDACTED, redactSecrets } from "./redact";
 
 describe("the secret variable list", () => {
   it("names provider keys, the access token, every JURY_*_API_KEY and anything named like a secret", () => {
@@ -66,5 +67,35 @@ describe("redactSecrets", () => {
     const env = { OPENAI_API_KEY: "sk-long-enough-1" };
     expect(redactSecrets('{"r": "\\u0073k-long-enough-1"}', env)).toBe('{"r": "[redacted]"}');
     expect(redactSecrets('{"r": "sk-long\\u002denough-1 \\n"}', env)).toBe('{"r": "[redacted] \\n"}');
+  });
+});
+
+describe("redactSecrets and personal tokens", () => {
+  it("removes a user's personal token wherever it appears, with or without secret variables", () => {
+    const { token } = newToken(newUserId());
+    const secret = token.split("_").slice(2).join("_");
+    for (const env of [{}, { OPENAI_API_KEY: "sk-long-enough-1" }]) {
+      expect(redactSecrets(`Authorization: Bearer ${token}`, env)).toBe(`Authorization: Bearer ${REDACTED}`);
+      expect(redactSecrets(`"${token}","${token}"`, env)).toBe(`"${REDACTED}","${REDACTED}"`);
+      expect(redactSecrets(`?token=${token}&x=1`, env)).toBe(`?token=${REDACTED}&x=1`);
+      expect(redactSecrets(`tok:${token}.`, env)).not.toContain(secret);
+    }
+  });
+
+  it("catches a personal token spelled with JSON escapes", () => {
+    const { token } = newToken(newUserId());
+    const escaped = token.replace(/_/g, "\\u005f");
+    const out = redactSecrets(`{"t":"${escaped}"}`, {});
+    expect(out).toBe(`{"t":"${REDACTED}"}`);
+  });
+
+  it("leaves text that only resembles a token alone", () => {
+    for (const text of [
+      "jury_users add",
+      "jury_0123_short",
+      "table jury_runs",
+      `jury_${"a".repeat(16)}_tooShort`,
+    ])
+      expect(redactSecrets(text, {})).toBe(text);
   });
 });

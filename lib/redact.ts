@@ -1,3 +1,4 @@
+import { USER_TOKEN_IN_TEXT } from "./auth/tokens";
 import { isSecretEnvName, markedSecretCount } from "./env/secrets";
 
 type Env = Record<string, string | undefined>;
@@ -16,6 +17,9 @@ type Cache = {
   min: number;
 };
 let cached: Cache | undefined;
+
+/** The length of a personal token: `jury_` + 16 + `_` + 43. */
+const USER_TOKEN_MIN = 65;
 
 /** How often process.env is enumerated again to find variables set since (it costs about 15 µs). */
 const RESCAN_MS = 1000;
@@ -61,7 +65,7 @@ function secretValues(env: Env): Cache {
 function replaceAll(text: string, values: string[]): string {
   let out = text;
   for (const v of values) if (out.includes(v)) out = out.split(v).join(REDACTED);
-  return out;
+  return out.includes("jury_") ? out.replace(USER_TOKEN_IN_TEXT, REDACTED) : out;
 }
 
 /**
@@ -82,13 +86,16 @@ function unescapeHarmless(text: string): string {
 /**
  * The one redaction function: removes the value of every secret environment variable (see
  * lib/env/secrets.ts) from text about to be stored, logged or shown, whether it is a provider's
- * error, a model's answer or anything else that may echo a key. Plain occurrences become
+ * error, a model's answer or anything else that may echo a key, and every personal token
+ * (`jury_<id>_<secret>`, lib/auth/tokens.ts), which no variable holds. Plain occurrences become
  * `[redacted]`; a key spelled with JSON escapes is caught too (the escapes are then decoded).
  */
 export function redactSecrets(text: string, env: Env = process.env): string {
   if (text.length < MIN_SECRET_LENGTH) return text;
   const s = secretValues(env);
-  if (s.values.length === 0 || text.length < s.min) return text;
+  // a personal token is at least this long, and is spelled `jury` (or escaped: then a backslash)
+  const mayHoldToken = text.length >= USER_TOKEN_MIN && (text.includes("jury") || text.includes("\\"));
+  if (!mayHoldToken && (s.values.length === 0 || text.length < s.min)) return text;
   const out = replaceAll(text, s.values);
   if (!out.includes("\\")) return out;
   const decoded = unescapeHarmless(out);

@@ -1,11 +1,13 @@
 import Link from "next/link";
 import { connection } from "next/server";
+import { currentActor } from "@/app/guard";
 import { RunsTable } from "@/components/runs/runs-table";
 import { RunsWorkbench } from "@/components/runs/runs-workbench";
 import { Card, EmptyState, PageTitle } from "@/components/ui/card";
 import { getDb } from "@/db/client";
 import { getFailedJudges } from "@/db/queries/run-live";
 import { getMedianLatencyByJudge, getProgressByRun, listRuns } from "@/db/queries/runs";
+import { actionRoles, roleAllows } from "@/lib/auth/roles";
 import { loadProjectCriteria } from "@/lib/criteria/load";
 import { isLive } from "@/lib/jobs/live";
 import { rememberedForm } from "@/lib/runs/form-memory";
@@ -17,6 +19,7 @@ import { readSettings } from "@/lib/settings/store";
 export default async function RunsPage() {
   await connection();
   const db = getDb();
+  const actor = await currentActor();
   const settings = await readSettings(db);
   const runs = await listRuns(db);
   const progress = await getProgressByRun(db);
@@ -62,7 +65,13 @@ export default async function RunsPage() {
         Runs
       </PageTitle>
       <Card>
-        <RunsWorkbench suites={suites} start={form} settings={settings} latencyMsByJudge={latencyMsByJudge} />
+        <RunsWorkbench
+          suites={suites}
+          start={form}
+          settings={settings}
+          latencyMsByJudge={latencyMsByJudge}
+          canEditSettings={actor !== null && roleAllows(actor.role, actionRoles.saveSettings)}
+        />
       </Card>
       {runs.length === 0 ? (
         <EmptyState title="No runs yet" testId="runs-empty">

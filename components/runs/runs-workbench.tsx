@@ -15,33 +15,37 @@ type Props = {
   start: FormStart;
   settings: Settings;
   latencyMsByJudge: Record<string, number>;
+  /** whether the actor may save settings (an admin): the Judge settings button shows only then */
+  canEditSettings: boolean;
 };
 
 /**
  * Start a run: the Judge settings modal (its estimate follows the suite picked) and the form, or
  * where to put suites when there are none.
  */
-export function RunsWorkbench({ suites, start, settings, latencyMsByJudge }: Props) {
+export function RunsWorkbench({ suites, start, settings, latencyMsByJudge, canEditSettings }: Props) {
   const [suiteDir, setSuiteDir] = useState(start.suiteDir);
   const suite = suites.find((s) => s.dir === suiteDir);
   return (
     <div className="space-y-3">
       <div className="flex items-center justify-between">
         <h2 className="text-sm font-semibold">Start a run</h2>
-        <SettingsModal
-          initial={settings}
-          renderEstimate={(draft) => (
-            <EstimateTable
-              suite={suite}
-              judges={enabledJudges(draft)}
-              n={draft.judging.samples}
-              prices={draft.prices}
-              concurrency={draft.judging.concurrency}
-              latencyMsByJudge={latencyMsByJudge}
-              temperature={draft.judging.temperature}
-            />
-          )}
-        />
+        {canEditSettings && (
+          <SettingsModal
+            initial={settings}
+            renderEstimate={(draft) => (
+              <EstimateTable
+                suite={suite}
+                judges={enabledJudges(draft)}
+                n={draft.judging.samples}
+                prices={draft.prices}
+                concurrency={draft.judging.concurrency}
+                latencyMsByJudge={latencyMsByJudge}
+                temperature={draft.judging.temperature}
+              />
+            )}
+          />
+        )}
       </div>
       {suites.length === 0 ? (
         <p className="text-sm text-zinc-600">

@@ -76,17 +76,27 @@ export const listAudit = query(function* (
   );
 });
 
-/** Adds a user (the name is unique: false when taken) and records it in the audit log. */
+/**
+ * Adds a user (the name is unique: false when taken) and records it in the audit log. The unique
+ * index decides, not a read before the insert: two adds of one name racing on PostgreSQL would both
+ * read nothing, and the second would fail with the driver's duplicate-key error.
+ */
 export const insertUser = query(function* (
   db,
   user: { id: string; name: string; role: UserRole; tokenHash: string },
   by: string,
 ) {
-  const { users } = db.tables;
   return yield* tx(db, function* (t) {
-    if (yield* one(t.select({ id: users.id }).from(users).where(eq(users.name, user.name)))) return false;
+    const { users } = t.tables;
     const at = new Date();
-    yield* write(t.insert(t.tables.users).values({ ...user, createdBy: by, createdAt: at }));
+    const added = yield* one(
+      t
+        .insert(users)
+        .values({ ...user, createdBy: by, createdAt: at })
+        .onConflictDoNothing({ target: users.name })
+        .returning({ id: users.id }),
+    );
+    if (!added) return false;
     yield* appendAudit.body(
       t,
       { actor: by, action: "user.add", target: user.name, detail: { role: user.role } },

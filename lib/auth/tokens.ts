@@ -11,6 +11,12 @@ const P = 1;
 const KEY_BYTES = 32;
 const TOKEN_RE = /^jury_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
 
+/**
+ * A personal token anywhere in a text (global: use with `replace`), for redaction (lib/redact.ts):
+ * the token's shape, not followed by another character a secret may hold.
+ */
+export const USER_TOKEN_IN_TEXT = /jury_[0-9a-f]{16}_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
+
 export function newUserId(): string {
   return randomBytes(8).toString("hex");
 }
@@ -24,11 +30,6 @@ export function newToken(userId: string): { token: string; secret: string } {
 export function parseToken(token: string): { userId: string; secret: string } | null {
   const m = TOKEN_RE.exec(token.trim());
   return m ? { userId: m[1], secret: m[2] } : null;
-}
-
-/** Whether a string looks like a personal token (for redaction and for telling it from the access token). */
-export function looksLikeUserToken(value: string): boolean {
-  return TOKEN_RE.test(value.trim());
 }
 
 function derive(secret: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
