@@ -105,10 +105,7 @@ export async function writeSettings(db: Db, value: Settings, by: string | null =
     {
       by,
       audit: (stored, saved) => {
-        const changes = diffSettings(
-          stored === undefined ? undefined : storedSettingsFrom(stored).settings,
-          saved,
-        );
+        const changes = diffSettings(storedSettingsFrom(stored).settings, saved);
         return changes.length
           ? { actor: by ?? UNKNOWN_ACTOR, action: "settings.save", target: null, detail: { changes } }
           : null;
@@ -161,10 +158,7 @@ export async function writePromotion(
           id: entry.id,
           ...(entry.label ? { label: entry.label } : {}),
           figures: entry.figures,
-          changes: diffSettings(
-            stored === undefined ? undefined : storedSettingsFrom(stored).settings,
-            saved,
-          ),
+          changes: diffSettings(storedSettingsFrom(stored).settings, saved),
         },
       }),
     },
