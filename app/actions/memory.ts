@@ -154,7 +154,7 @@ export async function startExperiment(
     return actionFailed(preflightError(problems, "No experiment started").message, {
       model: problems.map((p) => p.message).join("; "),
     });
-  const id = await startExperimentInBackground(db, collection, config, settings);
+  const id = await startExperimentInBackground(db, collection, config, settings, allowed.actor.name);
   revalidatePath(`/memory/${collection}`);
   return { ok: true, data: { id } };
 }

@@ -6,6 +6,7 @@ import type { CriterionAgreement, RunAgreement } from "../agreement/run-agreemen
 import type { AgreementShown } from "../agreement/service";
 import { JuryError } from "../errors";
 import { type CommandSpec, flag, formatHelp, int, judgesValue, type Opt, parseCommand, text } from "./args";
+import { cliActor } from "./users";
 
 /**
  * `jury agreement`: judges against gold labels. Imports published judgments (TREC qrels, LLMBar,
@@ -521,7 +522,7 @@ export async function agreementCommand(argv: string[]): Promise<number> {
     const r = await withInterrupt((signal) =>
       runImportJob(
         db,
-        { ...spec, setId: newSetId(spec.format) },
+        { ...spec, setId: newSetId(spec.format), createdBy: cliActor() },
         { signal, onProgress: progressLine("import") },
       ),
     );
@@ -625,6 +626,7 @@ async function pairwise(
       name: values.name as string | undefined,
       signal: controller.signal,
       onProgress: tty ? (d, t) => process.stderr.write(`\r${d} of ${t} calls`) : undefined,
+      createdBy: cliActor(),
     });
     if (tty) process.stderr.write("\n");
     if (asJson) print({ set_id: r.setId, report: r.report });

@@ -43,6 +43,12 @@ export default async function AgreementDetailPage({ params }: Props) {
         <div className="-mt-3 text-xs text-zinc-500" data-testid="set-summary">
           <p className="break-words">
             <span className="font-mono">{setRow.id}</span> · {setRow.kind}
+            {setRow.createdBy && (
+              <span data-testid="set-imported-by">
+                {" "}
+                · {setRow.kind === "pairwise" ? "run" : "imported"} by {setRow.createdBy}
+              </span>
+            )}
             {set && (
               <>
                 {" "}
