@@ -628,6 +628,8 @@ export const verdictLabels = sqliteTable(
     source: text({ enum: ["human", "import"] }).notNull(),
     /** who labelled it, as they gave their name (the dashboard has no accounts); null: not said */
     labeller: text(),
+    /** who gave the label now held (a user's name, "local", the CLI's OS user); null: imported or before authors were kept */
+    author: text(),
     note: text(),
     updatedAt: integer({ mode: "timestamp_ms" })
       .notNull()
@@ -654,6 +656,8 @@ export const verdictLabelHistory = sqliteTable(
     previousScore: real(),
     source: text({ enum: verdictLabelSources }).notNull(),
     labeller: text(),
+    /** who made the change; null: imported, or before authors were kept */
+    author: text(),
     at: integer({ mode: "timestamp_ms" })
       .notNull()
       .$defaultFn(() => new Date()),
