@@ -415,7 +415,13 @@ export const annotations = sqliteTable(
 
 /** What a fresh annotation cleared from one query: its labels and whether it was labelled, for undo. */
 export type ClearedLabels = {
-  labels: { memoryId: string; relevance: number; source: "qrels" | "human" | "example" }[];
+  labels: {
+    memoryId: string;
+    relevance: number;
+    source: "qrels" | "human" | "example";
+    /** who had given it (absent: before authors were kept) */
+    author?: string | null;
+  }[];
   labelled: boolean;
 };
 
