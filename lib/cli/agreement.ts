@@ -590,7 +590,8 @@ export async function agreementCommand(argv: string[]): Promise<number> {
       const { getRunById } = await import("@/db/queries/runs");
       if (!(await getRunById(db, { id: positionals[0] })))
         throw new JuryError("not_found", `No run with id "${positionals[0]}"`);
-      const undone = await undoLastVerdictLabel(db, positionals[0], { labeller: null });
+      const { cliActor } = await import("./users");
+      const undone = await undoLastVerdictLabel(db, positionals[0], { labeller: null, author: cliActor() });
       process.stdout.write(
         undone
           ? `Undone: ${undone.caseId} × ${undone.criterionId} is back to ${undone.previousPassed === null ? "no label" : `${undone.previousPassed ? "pass" : "fail"}${undone.previousScore === null ? "" : ` (score ${undone.previousScore})`}`}.\n`
@@ -704,13 +705,15 @@ async function labelCommand(db: Db, p: string[], values: Record<string, unknown>
   const { removeVerdictLabel, setVerdictLabel } = await import("@/db/queries/labels");
   const score = (values.score as number | undefined) ?? null;
   const labeller = (values.by as string | undefined) ?? null;
+  const { cliActor } = await import("./users");
+  const who = { labeller, author: cliActor() };
   if (verdict === "clear" && score !== null) throw usage("--score goes with pass or fail, not clear");
   await checkLabelTarget(db, { runId, caseId, criterionId }, score);
   const k = { runId, caseId, criterionId };
   const r =
     verdict === "clear"
-      ? await removeVerdictLabel(db, k, { labeller })
-      : await setVerdictLabel(db, k, { passed: verdict === "pass", score }, { labeller });
+      ? await removeVerdictLabel(db, k, who)
+      : await setVerdictLabel(db, k, { passed: verdict === "pass", score }, who);
   process.stdout.write(
     `${caseId} × ${criterionId}: ${verdict === "clear" ? "label removed" : `${verdict}${score === null ? "" : ` (score ${score})`}`}${r.changed ? "" : " (unchanged)"}.\n`,
   );
