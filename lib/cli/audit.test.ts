@@ -1,5 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { createDb } from "@/db/client";
+import { getRunById } from "@/db/queries/runs";
 import { csvText } from "../csv";
 import { tempDir } from "../testing/fixtures";
 import { runJurySync } from "../testing/run-jury";
@@ -76,6 +78,29 @@ describe("jury audit", () => {
       path: "endpoints.router.apiKeyEnv",
       redacted: true,
     });
+  });
+
+  it("a run of jury eval records the CLI's OS user as who started it", async () => {
+    const db = fresh();
+    expect(jury(db, "settings", "set", "providers.mock.enabled", "true").code).toBe(0);
+    const r = jury(
+      db,
+      "eval",
+      path.resolve("examples/suites/qa"),
+      "--judges",
+      "mock:judge",
+      "--n",
+      "1",
+      "--json",
+    );
+    expect([0, 1], r.stderr).toContain(r.code); // 1: a verdict under its threshold
+    const runId = JSON.parse(r.stdout).run_id;
+    const store = createDb(db);
+    try {
+      expect((await getRunById(store, { id: runId }))?.createdBy).toBe(cliActor());
+    } finally {
+      store.$client.close();
+    }
   });
 
   it("refuses a format or a limit it does not know with exit 2, naming it", () => {
