@@ -415,7 +415,13 @@ export const annotations = sqliteTable(
 
 /** What a fresh annotation cleared from one query: its labels and whether it was labelled, for undo. */
 export type ClearedLabels = {
-  labels: { memoryId: string; relevance: number; source: "qrels" | "human" | "example" }[];
+  labels: {
+    memoryId: string;
+    relevance: number;
+    source: "qrels" | "human" | "example";
+    /** who had given it (absent: before authors were kept) */
+    author?: string | null;
+  }[];
   labelled: boolean;
 };
 
@@ -628,6 +634,8 @@ export const verdictLabels = sqliteTable(
     source: text({ enum: ["human", "import"] }).notNull(),
     /** who labelled it, as they gave their name (the dashboard has no accounts); null: not said */
     labeller: text(),
+    /** who gave the label now held (a user's name, "local", the CLI's OS user); null: imported or before authors were kept */
+    author: text(),
     note: text(),
     updatedAt: integer({ mode: "timestamp_ms" })
       .notNull()
@@ -654,6 +662,8 @@ export const verdictLabelHistory = sqliteTable(
     previousScore: real(),
     source: text({ enum: verdictLabelSources }).notNull(),
     labeller: text(),
+    /** who made the change; null: imported, or before authors were kept */
+    author: text(),
     at: integer({ mode: "timestamp_ms" })
       .notNull()
       .$defaultFn(() => new Date()),

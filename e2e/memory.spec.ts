@@ -82,7 +82,9 @@ test("the example study: example labels, BM25 and a judge with their path mix, a
   const labels = await download("Export labels (CSV)");
   expect(labels.name).toBe("shop-api-labels.csv");
   const labelLines = labels.text.trimEnd().split("\r\n");
-  expect(labelLines[0]).toBe("collection,query_id,query_text,memory_id,relevant,relevance,source,updated_at");
+  expect(labelLines[0]).toBe(
+    "collection,query_id,query_text,memory_id,relevant,relevance,source,author,updated_at",
+  );
   expect(labelLines.length).toBeGreaterThan(20); // the example labels, the relabelled one included
   expect(labelLines.slice(1).every((l) => l.startsWith("shop-api,"))).toBe(true);
   const metrics = await download("Export metrics (CSV)");

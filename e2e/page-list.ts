@@ -20,6 +20,7 @@ export function everyPage(s: Seeded): { name: string; url: string }[] {
     { name: "criterion (llm)", url: "/criteria/correctness" },
     { name: "criterion (deterministic)", url: "/criteria/contains" },
     { name: "settings", url: "/settings" },
+    { name: "audit log", url: "/audit" },
     { name: "not found", url: "/no-such-page" },
   ];
 }

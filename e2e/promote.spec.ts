@@ -78,7 +78,7 @@ test("promoting what measured best: a study configuration (asked first, saying w
     const note = s.root.getByTestId("provenance-memoryJudge");
     await expect(note).toContainText(
       new RegExp(
-        `from experiment ${exp} \\(BM25 · auto · top 4 .*\\) on \\d{4}-\\d\\d-\\d\\d: precision [01]\\.\\d\\d \\[[01]\\.\\d\\d, [01]\\.\\d\\d\\] n=20, recall [01]\\.\\d\\d \\[`,
+        `from experiment ${exp} \\(BM25 · auto · top 4 .*\\) on \\d{4}-\\d\\d-\\d\\d by local: precision [01]\\.\\d\\d \\[[01]\\.\\d\\d, [01]\\.\\d\\d\\] n=20, recall [01]\\.\\d\\d \\[`,
       ),
     );
     await expect(note).not.toHaveAttribute("data-overridden", "true");
@@ -101,7 +101,7 @@ test("promoting what measured best: a study configuration (asked first, saying w
     await expect(s.field("criteriaPanels.correctness.0")).toHaveValue("local:llama3.1:8b");
     await expect(s.root.getByTestId("provenance-criteriaPanels.correctness")).toContainText(
       new RegExp(
-        `from run ${run} \\(the run's panel \\(local:llama3\\.1:8b\\) against people's labels on correctness · few labels, confirmed.*\\) on \\d{4}-\\d\\d-\\d\\d: accuracy [01]\\.\\d\\d \\[[01]\\.\\d\\d, [01]\\.\\d\\d\\] n=3`,
+        `from run ${run} \\(the run's panel \\(local:llama3\\.1:8b\\) against people's labels on correctness · few labels, confirmed.*\\) on \\d{4}-\\d\\d-\\d\\d by local: accuracy [01]\\.\\d\\d \\[[01]\\.\\d\\d, [01]\\.\\d\\d\\] n=3`,
       ),
     );
 
@@ -118,6 +118,21 @@ test("promoting what measured best: a study configuration (asked first, saying w
       "data-overridden",
       "true",
     );
+    // who saved last, and the audit log it links to: the hand edit, both promotions, the CLI's save
+    await expect(page.getByTestId("settings-saved-by")).toContainText(
+      /^Last saved by local · \d{4}-\d\d-\d\d /,
+    );
+    await page.getByTestId("settings-saved-by").getByRole("link", { name: "Audit log" }).click();
+    await expect(page).toHaveURL(/\/audit$/);
+    const rows = page.getByTestId("audit-row");
+    await expect(rows).toHaveCount(4);
+    await expect(rows.nth(0)).toContainText("local");
+    await expect(rows.nth(0).getByTestId("audit-detail")).toContainText(
+      "memoryJudge.modes.auto.max_output: 4 → 5",
+    );
+    await expect(rows.nth(1).getByTestId("audit-action")).toHaveText("promoted a panel");
+    await expect(rows.nth(2).getByTestId("audit-action")).toHaveText("promoted an experiment to the hook");
+    await expect(rows.nth(3).getByTestId("audit-actor")).toHaveText(/ \(cli\)$/);
     await page.goto(`${base}/memory/shop-api`);
     await expect(row.getByTestId("promote-button")).toBeVisible();
   } finally {

@@ -82,7 +82,7 @@ export async function importAgreement(_prev: ImportState, formData: FormData): P
     if (j.length === 0) return actionFailed(FIX, { judges: "Choose at least one result.json" });
     if (g.length > 1) return actionFailed(FIX, { gold: "Choose one dataset.json" });
   } else if (g.length + j.length !== 1) return actionFailed(FIX, { judges: "Choose one .jsonl file" });
-  if (total <= INLINE_MAX_BYTES) return importInline(f, g, j);
+  if (total <= INLINE_MAX_BYTES) return importInline(f, g, j, allowed.actor.name);
   try {
     const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "jury-import-"));
     const gold = await saveUploads(dir, g, "gold");
@@ -98,6 +98,7 @@ export async function importAgreement(_prev: ImportState, formData: FormData): P
           ? { names: f.names, name: f.name }
           : { cut: f.cut, scale: f.scale, names: f.format === "trec" ? f.names : undefined, name: f.name },
       cleanup: dir,
+      createdBy: allowed.actor.name,
     };
     const specFile = path.join(dir, "import.json");
     await fs.promises.writeFile(specFile, JSON.stringify(spec));
@@ -119,6 +120,7 @@ async function importInline(
   f: ReturnType<typeof importFormSchema.parse>,
   g: readonly File[],
   j: readonly File[],
+  by: string,
 ): Promise<ImportState> {
   const read = async (files: readonly File[], field: string) => {
     const out: ImportFile[] = [];
@@ -142,7 +144,7 @@ async function importInline(
         : f.format === "llmbar"
           ? parseLlmbarImport(gold[0] ?? null, judges, { names: f.names, name: f.name })
           : parseJsonlImport([...gold, ...judges][0], { scale: f.scale, cut: f.cut, name: f.name });
-    const { setId } = await storeImport(getDb(), p);
+    const { setId } = await storeImport(getDb(), p, undefined, by);
     revalidatePath("/agreement");
     return { ok: true, data: { setId, jobId: null } };
   } catch (err) {

@@ -45,11 +45,11 @@ export async function setLabel(
     return actionFailed(message, typeof field === "string" ? { [field]: message } : {});
   }
   const k = { runId, caseId, criterionId };
-  const who = labeller || null;
+  const who = { labeller: labeller || null, author: allowed.actor.name };
   const r =
     passed === null
-      ? await removeVerdictLabel(db, k, { labeller: who })
-      : await setVerdictLabel(db, k, { passed, score }, { labeller: who });
+      ? await removeVerdictLabel(db, k, who)
+      : await setVerdictLabel(db, k, { passed, score }, who);
   const now = await getVerdictLabel(db, k);
   revalidatePath(`/runs/${runId}`);
   revalidatePath("/agreement");
@@ -76,7 +76,10 @@ export async function undoLabel(
   const { runId, labeller } = parsed.data;
   const db = getDb();
   try {
-    const undone = await undoLastVerdictLabel(db, runId, { labeller: labeller || null });
+    const undone = await undoLastVerdictLabel(db, runId, {
+      labeller: labeller || null,
+      author: allowed.actor.name,
+    });
     revalidatePath(`/runs/${runId}`);
     revalidatePath("/agreement");
     return {

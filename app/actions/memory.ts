@@ -54,7 +54,7 @@ export async function annotate(input: unknown): Promise<ActionResult<null>> {
     return actionFailed(`No memory "${memoryId}" in ${collection}`);
   }
   // the label, a history entry (source: a person, now), and the query enters the metrics
-  await annotateOne(db, collection, { queryId, memoryId, relevance: relevant ? 1 : 0 });
+  await annotateOne(db, collection, { queryId, memoryId, relevance: relevant ? 1 : 0 }, allowed.actor.name);
   revalidatePath(`/memory/${collection}`);
   return { ok: true, data: null };
 }
@@ -78,7 +78,7 @@ export async function undoAnnotation(
   const db = getDb();
   if (!(await listStudyQueries(db, collection)).some((q) => q.queryId === queryId))
     return actionFailed(`No query "${queryId}" in ${collection}`);
-  const undone = await undoLastAnnotation(db, collection, queryId);
+  const undone = await undoLastAnnotation(db, collection, queryId, allowed.actor.name);
   revalidatePath(`/memory/${collection}`);
   if (!undone) return { ok: true, data: null };
   return {
@@ -112,7 +112,7 @@ export async function startFreshAnnotation(
     return actionFailed(
       `"${collection}" holds imported qrels (${meta.origin}): import it again under another name to annotate it`,
     );
-  const r = await startFreshAnnotationQuery(db, collection);
+  const r = await startFreshAnnotationQuery(db, collection, allowed.actor.name);
   revalidatePath(`/memory/${collection}`);
   return { ok: true, data: r };
 }
@@ -154,7 +154,7 @@ export async function startExperiment(
     return actionFailed(preflightError(problems, "No experiment started").message, {
       model: problems.map((p) => p.message).join("; "),
     });
-  const id = await startExperimentInBackground(db, collection, config, settings);
+  const id = await startExperimentInBackground(db, collection, config, settings, allowed.actor.name);
   revalidatePath(`/memory/${collection}`);
   return { ok: true, data: { id } };
 }

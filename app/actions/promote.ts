@@ -59,7 +59,10 @@ export async function promoteExperimentAction(input: unknown): Promise<PromoteEx
   if (!parsed.success) return actionFailed("Nothing changed: invalid request.", parsed.error);
   try {
     const db = getDb();
-    const r = await promoteExperiment(db, parsed.data.experimentId, { confirmed: parsed.data.confirmed });
+    const r = await promoteExperiment(db, parsed.data.experimentId, {
+      confirmed: parsed.data.confirmed,
+      by: allowed.actor.name,
+    });
     revalidatePath("/", "layout");
     return {
       ok: true,
@@ -98,7 +101,7 @@ export async function promotePanelAction(
   const parsed = promotePanelSchema.safeParse(input);
   if (!parsed.success) return actionFailed("Nothing changed: invalid request.", parsed.error);
   try {
-    const r = await promotePanel(getDb(), parsed.data);
+    const r = await promotePanel(getDb(), { ...parsed.data, by: allowed.actor.name });
     revalidatePath("/", "layout");
     const path =
       parsed.data.target === "criterion" ? `criteriaPanels.${parsed.data.criterionId}` : "reviewJudges";
@@ -136,7 +139,7 @@ export async function promotePanelConfigAction(
   const parsed = promotePanelConfigSchema.safeParse(input);
   if (!parsed.success) return actionFailed("Nothing changed: invalid request.", parsed.error);
   try {
-    const r = await promotePanelConfig(getDb(), parsed.data);
+    const r = await promotePanelConfig(getDb(), { ...parsed.data, by: allowed.actor.name });
     revalidatePath("/", "layout");
     return {
       ok: true,

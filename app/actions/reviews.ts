@@ -111,6 +111,7 @@ export async function startReview(_prev: StartReviewState, formData: FormData): 
       id: reviewId,
       title: f.title ?? upload.name ?? "pasted diff",
       options,
+      createdBy: allowed.actor.name,
     });
     revalidatePath("/reviews");
     return { ok: true, data: { reviewId, total: plannedCalls(options) } };

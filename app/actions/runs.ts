@@ -68,6 +68,7 @@ export async function startRun(_prev: StartRunState, formData: FormData): Promis
       },
       undefined,
       { settings },
+      allowed.actor.name,
     );
     await startRunInBackground(db, runId);
     revalidatePath("/runs");

@@ -31,7 +31,7 @@ export async function saveSettings(_prev: SaveSettingsState, formData: FormData)
       fieldErrors,
     );
   }
-  await writeSettings(getDb(), parsed.data satisfies Settings);
+  await writeSettings(getDb(), parsed.data satisfies Settings, allowed.actor.name);
   revalidatePath("/", "layout");
   return { ok: true, data: { savedAt: Date.now() } };
 }

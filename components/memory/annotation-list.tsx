@@ -28,6 +28,8 @@ export type HistoryItem = {
   source: LabelSource | "undo" | "fresh";
   /** a change to the whole query: how many labels it cleared or brought back, and how many relevant */
   cleared: { labels: number; relevant: number } | null;
+  /** who made the change; null: an import, an example, or before authors were kept */
+  author: string | null;
   at: string;
 };
 
@@ -108,12 +110,25 @@ function History({
               data-memory={h.memoryId ?? undefined}
             >
               <span className="text-zinc-600">{when(h.at)}</span> · <HistoryChange h={h} /> ·{" "}
-              {SOURCE_TEXT[h.source]}
+              <HistoryWho h={h} />
             </li>
           ))}
         </ol>
       )}
     </section>
+  );
+}
+
+/** Who made a change: the person's name where it was kept, else where the label came from. */
+function HistoryWho({ h }: { h: HistoryItem }) {
+  if (h.author === null) return <>{SOURCE_TEXT[h.source]}</>;
+  return (
+    <>
+      {h.source === "undo" ? "undo by " : "by "}
+      <span className="font-medium" data-testid="history-author">
+        {h.author}
+      </span>
+    </>
   );
 }
 
@@ -132,6 +147,14 @@ function HistoryChange({ h }: { h: HistoryItem }) {
       </strong>
     );
   }
+  // the same grade from a second person: their own judgement, kept for agreement between people
+  if (h.source === "human" && h.previous === h.relevance)
+    return (
+      <>
+        <span title={h.memoryId}>{h.title || h.memoryId}</span>: <strong>{labelText(h.relevance)}</strong>{" "}
+        (the same label, from another person)
+      </>
+    );
   return (
     <>
       <span title={h.memoryId}>{h.title || h.memoryId}</span>: {labelText(h.previous)} →{" "}

@@ -163,6 +163,7 @@ export function MetricsTable({ rows, convention }: { rows: MetricsRow[]; convent
                 </div>
                 <div className="font-mono text-xs text-zinc-600">
                   {e.id} · {e.status === "running" ? `running ${done} of ${planned}` : e.status}
+                  {e.createdBy && <span data-testid="experiment-by"> · by {e.createdBy}</span>}
                   {e.error && <span className="text-red-700"> {e.error}</span>}
                 </div>
                 {!complete && notice && (

@@ -43,6 +43,11 @@ export function CellDetail({ runId, cell, live, unpriced, colors }: Props) {
               scale={criterion.scale}
               initial={cell.label ? { passed: cell.label.passed, score: cell.label.score } : null}
             />
+            {cell.label?.author && (
+              <span className="text-xs text-zinc-600" data-testid="label-author">
+                labelled by <span className="font-medium">{cell.label.author}</span>
+              </span>
+            )}
           </div>
         )}
         {criterion.type === "llm" && cell.scored.length > 0 && (

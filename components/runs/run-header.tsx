@@ -12,6 +12,8 @@ type Props = {
     status: RunStatus;
     error: string | null;
     options: { judges: string[]; n: number; temperature: number };
+    /** who started it; null: before authors were kept */
+    createdBy?: string | null;
   };
   caseCount: number;
   criteriaCount: number;
@@ -81,6 +83,7 @@ export function RunHeader({ run, caseCount, criteriaCount, unpriced, cost, batch
       <p className="-mt-3 text-xs text-zinc-600">
         <span className="font-mono">{run.id}</span> · judges {run.options.judges.join(", ")} · N ={" "}
         {run.options.n} · temperature {run.options.temperature} · {caseCount} cases × {criteriaCount} criteria
+        {run.createdBy && <span data-testid="run-started-by"> · started by {run.createdBy}</span>}
         {run.error && <span className="ml-2 text-red-700">{run.error}</span>}
       </p>
       <p className="-mt-2 text-sm">

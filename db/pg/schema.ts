@@ -488,6 +488,8 @@ export const verdictLabels = pgTable(
     source: ctext().$type<"human" | "import">().notNull(),
     /** who labelled it, as they gave their name (the dashboard has no accounts); null: not said */
     labeller: ctext(),
+    /** who gave the label now held (a user's name, "local", the CLI's OS user); null: imported or before authors were kept */
+    author: ctext(),
     note: ctext(),
     updatedAt: timestampMs()
       .notNull()
@@ -514,6 +516,8 @@ export const verdictLabelHistory = pgTable(
     previousScore: doublePrecision(),
     source: ctext().$type<(typeof verdictLabelSources)[number]>().notNull(),
     labeller: ctext(),
+    /** who made the change; null: imported, or before authors were kept */
+    author: ctext(),
     at: timestampMs()
       .notNull()
       .$defaultFn(() => new Date()),

@@ -124,13 +124,14 @@ describe.each(storeKinds())("agreement queries on %s", (kind) => {
   it("stores a set whole and reads it back: options and data JSON, nulls, items by position, judgments sorted", async () => {
     const { db } = store;
     const at = new Date(1_700_000_000_123);
-    await insertAgreementSet(db, set("s1"), at);
+    await insertAgreementSet(db, { ...set("s1"), createdBy: "ayse (cli)" }, at);
     expect(await getAgreementSet(db, "s1")).toEqual({
       id: "s1",
       kind: "jsonl",
       name: "set s1",
       options: set("s1").options,
       createdAt: at,
+      createdBy: "ayse (cli)",
     });
     const opts = (await getAgreementSet(db, "s1"))?.options;
     expect(JSON.stringify(opts)).toBe(JSON.stringify(set("s1").options)); // key order kept
@@ -229,6 +230,7 @@ describe.each(storeKinds())("agreement queries on %s", (kind) => {
       name: "set new",
       options: set("new").options,
       createdAt: new Date(9e12),
+      createdBy: null, // who made it not given
       items: 1,
       judgments: 1,
       judges: ["openai:b"],

@@ -13,6 +13,8 @@ export type AgreementSetRow = {
   name: string;
   options: Record<string, unknown>;
   createdAt: Date;
+  /** who imported or made it; null: before authors were kept */
+  createdBy?: string | null;
 };
 export type AgreementItemRow = {
   itemId: string;
@@ -39,6 +41,8 @@ export type NewAgreementSet = {
   options: Record<string, unknown>;
   items: AgreementItemRow[];
   judgments: (Pick<AgreementJudgmentRow, "itemId" | "judge" | "label"> & Partial<AgreementJudgmentRow>)[];
+  /** who imported or made it; absent: not known */
+  createdBy?: string | null;
 };
 
 /** Rows per multi-row insert on PostgreSQL: 10 columns × 500 stays far below its 65,535 parameters. */
@@ -57,7 +61,7 @@ export const insertAgreementSet = query(function* (db, set: NewAgreementSet, cre
   if (db.engine === "sqlite") {
     const c = (db as unknown as SqliteDb).$client;
     const insSet = c.prepare(
-      "insert into agreement_sets (id, kind, name, options, created_at) values (?, ?, ?, ?, ?)",
+      "insert into agreement_sets (id, kind, name, options, created_at, created_by) values (?, ?, ?, ?, ?, ?)",
     );
     const insItem = c.prepare(
       "insert into agreement_items (set_id, item_id, position, gold, data) values (?, ?, ?, ?, ?)",
@@ -67,7 +71,14 @@ export const insertAgreementSet = query(function* (db, set: NewAgreementSet, cre
          output_tokens, cost_usd) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     c.transaction(() => {
-      insSet.run(set.id, set.kind, set.name, JSON.stringify(set.options), createdAt.getTime());
+      insSet.run(
+        set.id,
+        set.kind,
+        set.name,
+        JSON.stringify(set.options),
+        createdAt.getTime(),
+        set.createdBy ?? null,
+      );
       for (const i of set.items)
         insItem.run(set.id, i.itemId, i.position, i.gold, i.data === null ? null : JSON.stringify(i.data));
       for (const j of set.judgments)
@@ -89,9 +100,14 @@ export const insertAgreementSet = query(function* (db, set: NewAgreementSet, cre
   yield* tx(db, function* (t) {
     const { agreementSets, agreementItems, agreementJudgments } = t.tables;
     yield* write(
-      t
-        .insert(agreementSets)
-        .values({ id: set.id, kind: set.kind, name: set.name, options: set.options, createdAt }),
+      t.insert(agreementSets).values({
+        id: set.id,
+        kind: set.kind,
+        name: set.name,
+        options: set.options,
+        createdAt,
+        createdBy: set.createdBy ?? null,
+      }),
     );
     for (const part of chunks(set.items, PG_CHUNK))
       yield* write(
@@ -129,7 +145,14 @@ export const getAgreementSet = query(function* (db, id: string) {
   const { agreementSets: s } = db.tables;
   const r: AgreementSetRow | undefined = yield* one(
     db
-      .select({ id: s.id, kind: s.kind, name: s.name, options: s.options, createdAt: s.createdAt })
+      .select({
+        id: s.id,
+        kind: s.kind,
+        name: s.name,
+        options: s.options,
+        createdAt: s.createdAt,
+        createdBy: s.createdBy,
+      })
       .from(s)
       .where(eq(s.id, id)),
   );
@@ -155,7 +178,7 @@ export const listAgreementSets = query(function* (db, opts: { limit?: number } =
                where j.set_id = s.id order by judge))`;
   const found = yield* rows<RawSet & { items: number; judgments: number; judges: string | null }>(
     db,
-    sql`select s.id, s.kind, s.name, s.options, s.created_at as "createdAt",
+    sql`select s.id, s.kind, s.name, s.options, s.created_at as "createdAt", s.created_by as "createdBy",
                (select count(*) from agreement_items i where i.set_id = s.id) as items,
                (select count(*) from agreement_judgments j where j.set_id = s.id) as judgments,
                ${judges} as judges

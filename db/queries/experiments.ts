@@ -4,10 +4,10 @@ import type { experimentResults, RetrievalConfig, RunStatus } from "../schema";
 
 export const insertExperiment = query(function* (
   db,
-  e: { id: string; collection: string; label: string; config: RetrievalConfig },
+  e: { id: string; collection: string; label: string; config: RetrievalConfig; createdBy?: string | null },
 ) {
   const { experiments } = db.tables;
-  yield* write(db.insert(experiments).values({ ...e, status: "queued" }));
+  yield* write(db.insert(experiments).values({ ...e, createdBy: e.createdBy ?? null, status: "queued" }));
 });
 
 export const setExperimentStatus = query(function* (db, id: string, status: RunStatus) {

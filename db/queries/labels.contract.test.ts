@@ -65,6 +65,7 @@ describe.each(storeKinds())("verdict labels on %s", (kind) => {
       score: 7.5,
       source: "human",
       labeller: "ana",
+      author: null,
       note: "clear",
       updatedAt: expect.any(Date),
     });
@@ -92,6 +93,30 @@ describe.each(storeKinds())("verdict labels on %s", (kind) => {
     expect(h[0].at).toBeInstanceOf(Date);
     expect(typeof h[0].id).toBe("number");
     expect(h[0].id).toBeGreaterThan(h[1].id);
+  });
+
+  it("a label and each history entry name their author; a second person's same label is their own entry", async () => {
+    await setVerdictLabel(db, k, { passed: true, score: 7 }, { author: "ana" });
+    expect(await getVerdictLabel(db, k)).toMatchObject({ author: "ana", labeller: null });
+    // ana again: no change, no entry; bo with the same label: no change, but bo's judgement is kept
+    expect(await setVerdictLabel(db, k, { passed: true, score: 7 }, { author: "ana" })).toMatchObject({
+      changed: false,
+    });
+    expect(await setVerdictLabel(db, k, { passed: true, score: 7 }, { author: "bo" })).toMatchObject({
+      changed: false,
+    });
+    expect(await getVerdictLabel(db, k)).toMatchObject({ author: "bo" });
+    await removeVerdictLabel(db, k, { author: "cy" });
+    const h = await listVerdictLabelHistory(db, "r1");
+    expect(h.map((x) => [x.passed, x.previousPassed, x.author])).toEqual([
+      [null, true, "cy"],
+      [true, true, "bo"],
+      [true, null, "ana"],
+    ]);
+    // dee undoes cy's removal: the entry names dee, the label comes back as bo's
+    expect(await undoLastVerdictLabel(db, "r1", { author: "dee" })).toMatchObject({ author: "cy" });
+    expect(await getVerdictLabel(db, k)).toMatchObject({ passed: true, score: 7, author: "bo" });
+    expect((await listVerdictLabelHistory(db, "r1"))[0]).toMatchObject({ source: "undo", author: "dee" });
   });
 
   it("lists a run's labels by case then criterion (byte order), and only that run's", async () => {

@@ -20,6 +20,8 @@ export type VerdictLabelRow = VerdictLabelKey &
   VerdictLabelValue & {
     source: VerdictLabelSource;
     labeller: string | null;
+    /** who gave the label now held (the signed-in person, "local", the CLI's OS user); null: not kept */
+    author: string | null;
     note: string | null;
     updatedAt: Date;
   };
@@ -31,6 +33,8 @@ export type VerdictLabelHistoryEntry = VerdictLabelKey & {
   previousScore: number | null;
   source: VerdictLabelSource | "undo";
   labeller: string | null;
+  /** who made the change; null: not kept */
+  author: string | null;
   at: Date;
 };
 
@@ -40,6 +44,23 @@ const bool = (v: number | null): boolean | null => (v === null ? null : v !== 0)
 const lite = (db: OpDb) => db as unknown as SqliteDb;
 
 type LabelChange = { changed: boolean; previous: VerdictLabelValue | null };
+
+/**
+ * Who makes a change: `labeller` as they gave their name (an import's file, the CLI's --by), `author`
+ * the person signed in (the history entry's), and `rowAuthor` the author the label row keeps where it
+ * differs (an undo brings back the author of the label it restores).
+ */
+type Who = { labeller: string | null; author: string | null; rowAuthor?: string | null };
+
+const sameLabel = (a: VerdictLabelValue | null, b: VerdictLabelValue) =>
+  a !== null && a.passed === b.passed && a.score === b.score;
+
+/**
+ * Whether the same label set again is still a history entry: when a person other than the one who
+ * gave it gives it, it is their own judgement (agreement between people counts it).
+ */
+const secondJudgement = (author: string | null, before: { author: string | null } | undefined) =>
+  author !== null && before !== undefined && before.author !== author;
 
 // ─── SQLite: prepared statements ─────────────────────────────────────────────
 
@@ -51,7 +72,7 @@ const toLabel = (r: RawLabel): VerdictLabelRow => ({
 });
 
 const LABEL_COLUMNS = `run_id as runId, case_id as caseId, criterion_id as criterionId, passed, score, source,
-  labeller, note, updated_at as updatedAt`;
+  labeller, author, note, updated_at as updatedAt`;
 
 function getVerdictLabelSqlite(db: SqliteDb, k: VerdictLabelKey): VerdictLabelRow | undefined {
   const r = stmt(
@@ -66,12 +87,14 @@ function writeSqlite(
   k: VerdictLabelKey,
   value: VerdictLabelValue | null,
   source: VerdictLabelSource | "undo",
-  labeller: string | null,
+  who: Who,
   at: number,
   /** the source the label row keeps (an undo restores the source of the label it brings back) */
   rowSource: VerdictLabelSource = source === "undo" ? "human" : source,
   note: string | null = null,
 ): LabelChange {
+  const { labeller, author } = who;
+  const rowAuthor = who.rowAuthor === undefined ? author : who.rowAuthor;
   const before = getVerdictLabelSqlite(db, k);
   const previous = before ? { passed: before.passed, score: before.score } : null;
   if (value === null) {
@@ -84,20 +107,30 @@ function writeSqlite(
   } else {
     stmt(
       db,
-      `insert into verdict_labels (run_id, case_id, criterion_id, passed, score, source, labeller, note, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `insert into verdict_labels (run_id, case_id, criterion_id, passed, score, source, labeller, author, note,
+         updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        on conflict(run_id, case_id, criterion_id) do update set passed = excluded.passed, score = excluded.score,
-         source = excluded.source, labeller = excluded.labeller, note = coalesce(excluded.note, verdict_labels.note),
-         updated_at = excluded.updated_at`,
-    ).run(k.runId, k.caseId, k.criterionId, value.passed ? 1 : 0, value.score, rowSource, labeller, note, at);
-    // the same label again: its provenance is refreshed, but nothing changed that history must keep
-    if (previous && previous.passed === value.passed && previous.score === value.score)
-      return { changed: false, previous };
+         source = excluded.source, labeller = excluded.labeller, author = excluded.author,
+         note = coalesce(excluded.note, verdict_labels.note), updated_at = excluded.updated_at`,
+    ).run(
+      k.runId,
+      k.caseId,
+      k.criterionId,
+      value.passed ? 1 : 0,
+      value.score,
+      rowSource,
+      labeller,
+      rowAuthor,
+      note,
+      at,
+    );
+    // the same label again: its provenance is refreshed; history keeps it only as a second person's judgement
+    if (sameLabel(previous, value) && !secondJudgement(author, before)) return { changed: false, previous };
   }
   stmt(
     db,
     `insert into verdict_label_history (run_id, case_id, criterion_id, passed, score, previous_passed,
-       previous_score, source, labeller, at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       previous_score, source, labeller, author, at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     k.runId,
     k.caseId,
@@ -108,9 +141,10 @@ function writeSqlite(
     previous?.score ?? null,
     source,
     labeller,
+    author,
     at,
   );
-  return { changed: true, previous };
+  return { changed: value === null || !sameLabel(previous, value), previous };
 }
 
 type RawHistory = Omit<VerdictLabelHistoryEntry, "passed" | "previousPassed" | "at"> & {
@@ -125,7 +159,7 @@ function listHistorySqlite(
   opts: { caseId?: string; criterionId?: string; limit?: number },
 ): VerdictLabelHistoryEntry[] {
   const cols = `id, run_id as runId, case_id as caseId, criterion_id as criterionId, passed, score,
-    previous_passed as previousPassed, previous_score as previousScore, source, labeller, at`;
+    previous_passed as previousPassed, previous_score as previousScore, source, labeller, author, at`;
   const limit = opts.limit ?? 500;
   const rows = (
     opts.caseId !== undefined && opts.criterionId !== undefined
@@ -147,25 +181,25 @@ function listHistorySqlite(
   }));
 }
 
+type Earlier = { source: VerdictLabelSource; author: string | null };
+
 function earlierSourceSqlite(
   db: SqliteDb,
   target: VerdictLabelHistoryEntry,
   restored: VerdictLabelValue | null,
-): VerdictLabelSource | undefined {
+): Earlier | undefined {
   return stmt(
     db,
-    `select source from verdict_label_history where run_id = ? and case_id = ? and criterion_id = ?
+    `select source, author from verdict_label_history where run_id = ? and case_id = ? and criterion_id = ?
        and id < ? and source != 'undo' and passed is ? and score is ? order by id desc limit 1`,
-  )
-    .pluck()
-    .get(
-      target.runId,
-      target.caseId,
-      target.criterionId,
-      target.id,
-      restored === null ? null : restored.passed ? 1 : 0,
-      restored?.score ?? null,
-    ) as VerdictLabelSource | undefined;
+  ).get(
+    target.runId,
+    target.caseId,
+    target.criterionId,
+    target.id,
+    restored === null ? null : restored.passed ? 1 : 0,
+    restored?.score ?? null,
+  ) as Earlier | undefined;
 }
 
 // ─── PostgreSQL: the same steps with builders ────────────────────────────────
@@ -178,6 +212,7 @@ const labelFields = (l: OpDb["tables"]["verdictLabels"]) => ({
   score: l.score,
   source: l.source,
   labeller: l.labeller,
+  author: l.author,
   note: l.note,
   updatedAt: l.updatedAt,
 });
@@ -192,13 +227,17 @@ function* writePg(
   k: VerdictLabelKey,
   value: VerdictLabelValue | null,
   source: VerdictLabelSource | "undo",
-  labeller: string | null,
+  who: Who,
   at: number,
   rowSource: VerdictLabelSource = source === "undo" ? "human" : source,
   note: string | null = null,
 ): Op<LabelChange> {
+  const { labeller, author } = who;
+  const rowAuthor = who.rowAuthor === undefined ? author : who.rowAuthor;
   const { verdictLabels: l, verdictLabelHistory } = db.tables;
-  const before = yield* one(db.select({ passed: l.passed, score: l.score }).from(l).where(isKey(l, k)));
+  const before = yield* one(
+    db.select({ passed: l.passed, score: l.score, author: l.author }).from(l).where(isKey(l, k)),
+  );
   const previous = before ? { passed: before.passed, score: before.score } : null;
   if (value === null) {
     if (!before) return { changed: false, previous };
@@ -209,6 +248,7 @@ function* writePg(
       score: value.score,
       source: rowSource,
       labeller,
+      author: rowAuthor,
       updatedAt: new Date(at),
     };
     yield* write(
@@ -220,8 +260,7 @@ function* writePg(
           set: { ...row, note: sql`coalesce(excluded.note, ${l.note})` },
         }),
     );
-    if (previous && previous.passed === value.passed && previous.score === value.score)
-      return { changed: false, previous };
+    if (sameLabel(previous, value) && !secondJudgement(author, before)) return { changed: false, previous };
   }
   yield* write(
     db.insert(verdictLabelHistory).values({
@@ -234,10 +273,11 @@ function* writePg(
       previousScore: previous?.score ?? null,
       source,
       labeller,
+      author,
       at: new Date(at),
     }),
   );
-  return { changed: true, previous };
+  return { changed: value === null || !sameLabel(previous, value), previous };
 }
 
 // ─── The queries ─────────────────────────────────────────────────────────────
@@ -270,48 +310,51 @@ export const setVerdictLabel = query(function* (
   db,
   k: VerdictLabelKey,
   value: VerdictLabelValue,
-  opts: { source?: VerdictLabelSource; labeller?: string | null; note?: string | null } = {},
+  opts: {
+    source?: VerdictLabelSource;
+    labeller?: string | null;
+    author?: string | null;
+    note?: string | null;
+  } = {},
 ): Op<LabelChange> {
   const source = opts.source ?? "human";
+  const who = whoOf(opts);
   if (db.engine === "sqlite") {
     const s = lite(db);
     return s.$client.transaction(() =>
-      writeSqlite(s, k, value, source, opts.labeller ?? null, Date.now(), source, opts.note ?? null),
+      writeSqlite(s, k, value, source, who, Date.now(), source, opts.note ?? null),
     )();
   }
-  return yield* tx(db, (t) =>
-    writePg(t, k, value, source, opts.labeller ?? null, Date.now(), source, opts.note ?? null),
-  );
+  return yield* tx(db, (t) => writePg(t, k, value, source, who, Date.now(), source, opts.note ?? null));
+});
+
+const whoOf = (opts: { labeller?: string | null; author?: string | null }): Who => ({
+  labeller: opts.labeller ?? null,
+  author: opts.author ?? null,
 });
 
 /** Sets many labels in one transaction (an import): all or none. */
 export const setVerdictLabels = query(function* (
   db,
   labels: (VerdictLabelKey & VerdictLabelValue)[],
-  opts: { source?: VerdictLabelSource; labeller?: string | null } = {},
+  opts: { source?: VerdictLabelSource; labeller?: string | null; author?: string | null } = {},
 ): Op<number> {
   const source = opts.source ?? "import";
+  const who = whoOf(opts);
   const at = Date.now();
   if (db.engine === "sqlite") {
     const s = lite(db);
     return s.$client.transaction(() => {
       let changed = 0;
       for (const l of labels)
-        if (
-          writeSqlite(s, l, { passed: l.passed, score: l.score }, source, opts.labeller ?? null, at).changed
-        )
-          changed++;
+        if (writeSqlite(s, l, { passed: l.passed, score: l.score }, source, who, at).changed) changed++;
       return changed;
     })();
   }
   return yield* tx(db, function* (t) {
     let changed = 0;
     for (const l of labels)
-      if (
-        (yield* writePg(t, l, { passed: l.passed, score: l.score }, source, opts.labeller ?? null, at))
-          .changed
-      )
-        changed++;
+      if ((yield* writePg(t, l, { passed: l.passed, score: l.score }, source, who, at)).changed) changed++;
     return changed;
   });
 });
@@ -320,13 +363,14 @@ export const setVerdictLabels = query(function* (
 export const removeVerdictLabel = query(function* (
   db,
   k: VerdictLabelKey,
-  opts: { labeller?: string | null } = {},
+  opts: { labeller?: string | null; author?: string | null } = {},
 ): Op<LabelChange> {
+  const who = whoOf(opts);
   if (db.engine === "sqlite") {
     const s = lite(db);
-    return s.$client.transaction(() => writeSqlite(s, k, null, "human", opts.labeller ?? null, Date.now()))();
+    return s.$client.transaction(() => writeSqlite(s, k, null, "human", who, Date.now()))();
   }
-  return yield* tx(db, (t) => writePg(t, k, null, "human", opts.labeller ?? null, Date.now()));
+  return yield* tx(db, (t) => writePg(t, k, null, "human", who, Date.now()));
 });
 
 /** A run's label history, newest first (optionally one case × criterion's). */
@@ -354,6 +398,7 @@ export const listVerdictLabelHistory = query(function* (
         previousScore: h.previousScore,
         source: h.source,
         labeller: h.labeller,
+        author: h.author,
         at: h.at,
       })
       .from(h)
@@ -390,8 +435,9 @@ const restoredOf = (target: VerdictLabelHistoryEntry): VerdictLabelValue | null 
 export const undoLastVerdictLabel = query(function* (
   db,
   runId: string,
-  opts: { labeller?: string | null } = {},
+  opts: { labeller?: string | null; author?: string | null } = {},
 ): Op<VerdictLabelHistoryEntry | undefined> {
+  const who = whoOf(opts);
   if (db.engine === "sqlite") {
     const s = lite(db);
     return s.$client.transaction(() => {
@@ -400,7 +446,15 @@ export const undoLastVerdictLabel = query(function* (
       const restored = restoredOf(target);
       // the restored label keeps the source it had: the newest earlier change that set it
       const earlier = earlierSourceSqlite(s, target, restored);
-      writeSqlite(s, target, restored, "undo", opts.labeller ?? null, Date.now(), earlier ?? "human");
+      writeSqlite(
+        s,
+        target,
+        restored,
+        "undo",
+        { ...who, rowAuthor: earlier?.author ?? null },
+        Date.now(),
+        earlier?.source ?? "human",
+      );
       return target;
     })();
   }
@@ -411,7 +465,7 @@ export const undoLastVerdictLabel = query(function* (
     const { verdictLabelHistory: h } = t.tables;
     const earlier = yield* one(
       t
-        .select({ source: h.source })
+        .select({ source: h.source, author: h.author })
         .from(h)
         .where(
           and(
@@ -430,7 +484,7 @@ export const undoLastVerdictLabel = query(function* (
       target,
       restored,
       "undo",
-      opts.labeller ?? null,
+      { ...who, rowAuthor: earlier?.author ?? null },
       Date.now(),
       (earlier?.source as VerdictLabelSource | undefined) ?? "human",
     );

@@ -36,7 +36,7 @@ export const writeStudy = query(function* (
 /** Inserts an experiment and its job (queued, `total` queries) together. */
 export const insertExperimentWithJob = query(function* (
   db,
-  e: { id: string; collection: string; label: string; config: RetrievalConfig },
+  e: { id: string; collection: string; label: string; config: RetrievalConfig; createdBy?: string | null },
   total: number,
 ) {
   yield* tx(db, function* (t) {

@@ -14,10 +14,12 @@ export const insertReview = query(function* (
     blendedScore: number | null;
     diff: string;
     record: ReviewRecord;
+    /** who asked for it; absent: not known */
+    createdBy?: string | null;
   },
 ) {
   const { reviews } = db.tables;
-  yield* write(db.insert(reviews).values(r));
+  yield* write(db.insert(reviews).values({ ...r, createdBy: r.createdBy ?? null }));
 });
 
 /** The newest reviews first. */

@@ -19,6 +19,8 @@ export type NewRunPlan = {
     criteria: CaseCriterion[];
   }[];
   tasks: { key: string; caseId: string; criterionId: string; judge: string; sampleIndex: number }[];
+  /** who started it (a user's name, "local", "<os user> (cli)"); absent: not known */
+  createdBy?: string | null;
 };
 
 /** Inserts a run with its case snapshots and task rows in one transaction. */
@@ -32,6 +34,7 @@ export const insertRun = query(function* (db, plan: NewRunPlan): Op<void> {
         suiteName: plan.suiteName,
         options: plan.options,
         totalTasks: plan.tasks.length,
+        createdBy: plan.createdBy ?? null,
       }),
     );
     for (const c of plan.cases) yield* write(t.insert(runCases).values({ runId: plan.id, ...c }));

@@ -132,6 +132,43 @@ describe.each(storeKinds())("study queries on %s", (kind) => {
       expect(await undoableChange(db, "s", "q1")).toBeUndefined();
     });
 
+    it("each label and history entry names its author; a second person's same grade is their own entry", async () => {
+      await study();
+      await annotateOne(db, "s", { queryId: "q1", memoryId: "a", relevance: 0 }, "ana");
+      expect(await label("q1", "a")).toMatchObject({ relevance: 0, author: "ana" });
+      // ana again with the same grade: no entry; bo with the same grade: bo's judgement, kept
+      expect(await annotateOne(db, "s", { queryId: "q1", memoryId: "a", relevance: 0 }, "ana")).toEqual({
+        previous: 0,
+        changed: false,
+      });
+      expect(await annotateOne(db, "s", { queryId: "q1", memoryId: "a", relevance: 0 }, "bo")).toEqual({
+        previous: 0,
+        changed: false,
+      });
+      expect(await label("q1", "a")).toMatchObject({ relevance: 0, author: "bo" });
+      const h = await listAnnotationHistory(db, "s", "q1");
+      expect(h.map((x) => [x.memoryId, x.previous, x.relevance, x.source, x.author])).toEqual([
+        ["a", 0, 0, "human", "bo"],
+        ["a", 1, 0, "human", "ana"],
+        ["b", null, 0, "example", null],
+        ["a", null, 1, "example", null],
+      ]);
+      // cy undoes bo's judgement: the entry names cy, the label is ana's again
+      expect(await undoLastAnnotation(db, "s", "q1", "cy")).toMatchObject({ author: "bo" });
+      expect(await label("q1", "a")).toMatchObject({ relevance: 0, author: "ana" });
+      expect((await listAnnotationHistory(db, "s", "q1"))[0]).toMatchObject({ source: "undo", author: "cy" });
+      // a fresh start by dee names dee; its undo brings back ana's label with her name
+      await startFreshAnnotation(db, "s", "dee");
+      expect((await listAnnotationHistory(db, "s", "q1"))[0]).toMatchObject({
+        source: "fresh",
+        author: "dee",
+      });
+      await undoLastAnnotation(db, "s", "q1", "ed");
+      expect(await label("q1", "a")).toMatchObject({ relevance: 0, author: "ana" });
+      expect(await label("q1", "b")).toMatchObject({ relevance: 0, author: null });
+      expect((await listAnnotationHistory(db, "s", "q1"))[0]).toMatchObject({ source: "undo", author: "ed" });
+    });
+
     it("an undo restores the source of the newest earlier change that set that grade (not an undo's)", async () => {
       await study();
       // a: 1 (example) → 0 (human) → 1 (qrels) → 0 (human); undo brings back 1 from the qrels import
@@ -323,11 +360,11 @@ describe.each(storeKinds())("study queries on %s", (kind) => {
       await setAnnotations(db, "t", [{ queryId: "q1", memoryId: "a", relevance: 9, source: "qrels" }]);
       const got = await listAnnotations(db, "s");
       expect(got.map(({ updatedAt: _, ...a }) => a)).toEqual([
-        { queryId: "q1", memoryId: "a", relevance: 3, source: "example" },
-        { queryId: "q1", memoryId: "b", relevance: 0, source: "human" },
-        { queryId: "q2", memoryId: "M1", relevance: 1, source: "qrels" },
-        { queryId: "q2", memoryId: "m2", relevance: 2, source: "qrels" },
-        { queryId: "q3", memoryId: "z", relevance: 1, source: "qrels" },
+        { queryId: "q1", memoryId: "a", relevance: 3, source: "example", author: null },
+        { queryId: "q1", memoryId: "b", relevance: 0, source: "human", author: null },
+        { queryId: "q2", memoryId: "M1", relevance: 1, source: "qrels", author: null },
+        { queryId: "q2", memoryId: "m2", relevance: 2, source: "qrels", author: null },
+        { queryId: "q3", memoryId: "z", relevance: 1, source: "qrels", author: null },
       ]);
       for (const a of got) {
         expect(a.updatedAt).toBeInstanceOf(Date);

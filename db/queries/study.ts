@@ -27,7 +27,8 @@ export type Annotation = {
   relevance: number;
   source: AnnotationSource;
 };
-export type AnnotationRow = Annotation & { updatedAt: Date };
+/** `author`: who gave the label now held; null for an imported or example label, or one from before authors were kept */
+export type AnnotationRow = Annotation & { author: string | null; updatedAt: Date };
 export type LabelConvention = "qrels" | "annotated";
 export type StudyMeta = {
   collection: string;
@@ -45,6 +46,8 @@ export type HistoryEntry = {
   source: AnnotationSource | "undo" | "fresh";
   /** a change to the whole query: the labels it cleared or brought back */
   cleared: ClearedLabels | null;
+  /** who made the change; null: an import, an example, or before authors were kept */
+  author: string | null;
   at: Date;
 };
 
@@ -204,20 +207,25 @@ export const setStudyMeta = query(function* (
 
 type LabelChange = { changed: boolean; previous: number | null };
 
-function currentRelevanceSqlite(
+/** The label a memory holds and who gave it (null: none). */
+function currentLabelSqlite(
   db: SqliteDb,
   collection: string,
   queryId: string,
   memoryId: string,
-): number | null {
-  const v = stmt(
+): { relevance: number; author: string | null } | undefined {
+  return stmt(
     db,
-    "select relevance from annotations where collection = ? and query_id = ? and memory_id = ?",
-  )
-    .pluck()
-    .get(collection, queryId, memoryId) as number | undefined;
-  return v ?? null;
+    "select relevance, author from annotations where collection = ? and query_id = ? and memory_id = ?",
+  ).get(collection, queryId, memoryId) as { relevance: number; author: string | null } | undefined;
 }
+
+/**
+ * Whether a label set to the grade it has is still a history entry: when a person other than the one
+ * who gave it gives it, it is their own judgement (agreement between people counts it).
+ */
+const secondJudgement = (author: string | null, before: { author: string | null } | undefined) =>
+  author !== null && before !== undefined && before.author !== author;
 
 function writeLabelSqlite(
   db: SqliteDb,
@@ -226,8 +234,11 @@ function writeLabelSqlite(
   source: AnnotationSource | "undo",
   at: number,
   rowSource: AnnotationSource,
+  author: string | null,
+  rowAuthor: string | null,
 ): LabelChange {
-  const previous = currentRelevanceSqlite(db, collection, a.queryId, a.memoryId);
+  const before = currentLabelSqlite(db, collection, a.queryId, a.memoryId);
+  const previous = before?.relevance ?? null;
   if (a.relevance === null) {
     if (previous === null) return { changed: false, previous };
     stmt(db, "delete from annotations where collection = ? and query_id = ? and memory_id = ?").run(
@@ -238,20 +249,27 @@ function writeLabelSqlite(
   } else {
     stmt(
       db,
-      `insert into annotations (collection, query_id, memory_id, relevance, source, updated_at) values (?, ?, ?, ?, ?, ?)
+      `insert into annotations (collection, query_id, memory_id, relevance, source, author, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?)
        on conflict(collection, query_id, memory_id) do update set relevance = excluded.relevance,
-         source = excluded.source, updated_at = excluded.updated_at`,
-    ).run(collection, a.queryId, a.memoryId, a.relevance, rowSource, at);
+         source = excluded.source, author = excluded.author, updated_at = excluded.updated_at`,
+    ).run(collection, a.queryId, a.memoryId, a.relevance, rowSource, rowAuthor, at);
     if (previous === a.relevance) {
-      // same grade: the row's provenance is refreshed, but nothing changed that history must record
+      // same grade: the row's provenance is refreshed; history records it only as a second person's judgement
+      if (!secondJudgement(author, before)) return { changed: false, previous };
+      stmt(
+        db,
+        `insert into annotation_history (collection, query_id, memory_id, relevance, previous, source, author, at)
+         values (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(collection, a.queryId, a.memoryId, a.relevance, previous, source, author, at);
       return { changed: false, previous };
     }
   }
   stmt(
     db,
-    `insert into annotation_history (collection, query_id, memory_id, relevance, previous, source, at)
-     values (?, ?, ?, ?, ?, ?, ?)`,
-  ).run(collection, a.queryId, a.memoryId, a.relevance, previous, source, at);
+    `insert into annotation_history (collection, query_id, memory_id, relevance, previous, source, author, at)
+     values (?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(collection, a.queryId, a.memoryId, a.relevance, previous, source, author, at);
   return { changed: true, previous };
 }
 
@@ -259,7 +277,13 @@ function writeLabelSqlite(
 function* putLabelsPg(
   db: OpDb,
   collection: string,
-  labels: { queryId: string; memoryId: string; relevance: number; source: AnnotationSource }[],
+  labels: {
+    queryId: string;
+    memoryId: string;
+    relevance: number;
+    source: AnnotationSource;
+    author?: string | null;
+  }[],
   at: number,
 ): Op<void> {
   const { annotations: an } = db.tables;
@@ -276,6 +300,7 @@ function* putLabelsPg(
             memoryId: l.memoryId,
             relevance: l.relevance,
             source: l.source,
+            author: l.author ?? null,
             updatedAt: new Date(at),
           })),
         )
@@ -284,6 +309,7 @@ function* putLabelsPg(
           set: {
             relevance: sql`excluded.relevance`,
             source: sql`excluded.source`,
+            author: sql`excluded.author`,
             updatedAt: sql`excluded.updated_at`,
           },
         }),
@@ -298,17 +324,32 @@ function* writeLabel(
   at: number,
   /** the source the label row keeps (an undo restores the source of the label it brings back) */
   rowSource: AnnotationSource = source === "undo" ? "human" : source,
+  /** who made the change (the history entry's author) */
+  author: string | null = null,
+  /** who the label row names (an undo restores the author of the label it brings back) */
+  rowAuthor: string | null = author,
 ): Op<LabelChange> {
-  if (db.engine === "sqlite") return writeLabelSqlite(lite(db), collection, a, source, at, rowSource);
+  if (db.engine === "sqlite")
+    return writeLabelSqlite(lite(db), collection, a, source, at, rowSource, author, rowAuthor);
   const { annotations: an, annotationHistory } = db.tables;
   const key = and(eq(an.collection, collection), eq(an.queryId, a.queryId), eq(an.memoryId, a.memoryId));
-  const previous = (yield* one(db.select({ r: an.relevance }).from(an).where(key)))?.r ?? null;
+  const before = yield* one(db.select({ relevance: an.relevance, author: an.author }).from(an).where(key));
+  const previous = before?.relevance ?? null;
+  let changed = true;
   if (a.relevance === null) {
     if (previous === null) return { changed: false, previous };
     yield* write(db.delete(an).where(key));
   } else {
-    yield* putLabelsPg(db, collection, [{ ...a, relevance: a.relevance, source: rowSource }], at);
-    if (previous === a.relevance) return { changed: false, previous };
+    yield* putLabelsPg(
+      db,
+      collection,
+      [{ ...a, relevance: a.relevance, source: rowSource, author: rowAuthor }],
+      at,
+    );
+    if (previous === a.relevance) {
+      if (!secondJudgement(author, before)) return { changed: false, previous };
+      changed = false;
+    }
   }
   yield* write(
     db.insert(annotationHistory).values({
@@ -318,10 +359,11 @@ function* writeLabel(
       relevance: a.relevance,
       previous,
       source,
+      author,
       at: new Date(at),
     }),
   );
-  return { changed: true, previous };
+  return { changed, previous };
 }
 
 /**
@@ -381,9 +423,10 @@ export const annotateOne = query(function* (
   db,
   collection: string,
   a: { queryId: string; memoryId: string; relevance: number },
+  author: string | null = null,
 ): Op<{ previous: number | null; changed: boolean }> {
   return yield* tx(db, function* (t) {
-    const r = yield* writeLabel(t, collection, a, "human", Date.now());
+    const r = yield* writeLabel(t, collection, a, "human", Date.now(), "human", author);
     yield* setQueryLabelled.body(t, collection, a.queryId, true);
     return r;
   });
@@ -399,15 +442,15 @@ export const listAnnotations = query(function* (
       queryId
         ? stmt(
             lite(db),
-            `select query_id as queryId, memory_id as memoryId, relevance, source, updated_at as updatedAt
+            `select query_id as queryId, memory_id as memoryId, relevance, source, author, updated_at as updatedAt
            from annotations where collection = ? and query_id = ?`,
           ).all(collection, queryId)
         : stmt(
             lite(db),
-            `select query_id as queryId, memory_id as memoryId, relevance, source, updated_at as updatedAt
+            `select query_id as queryId, memory_id as memoryId, relevance, source, author, updated_at as updatedAt
            from annotations where collection = ?`,
           ).all(collection)
-    ) as (Annotation & { updatedAt: number })[];
+    ) as (Annotation & { author: string | null; updatedAt: number })[];
     return rows.map((r) => ({ ...r, updatedAt: new Date(r.updatedAt) }));
   }
   const { annotations: an } = db.tables;
@@ -419,6 +462,7 @@ export const listAnnotations = query(function* (
         memoryId: an.memoryId,
         relevance: an.relevance,
         source: an.source,
+        author: an.author,
         updatedAt: an.updatedAt,
       })
       .from(an)
@@ -447,7 +491,7 @@ export const listAnnotationHistory = query(function* (
     return (
       stmt(
         lite(db),
-        `select id, query_id as queryId, memory_id as memoryId, relevance, previous, source, cleared, at
+        `select id, query_id as queryId, memory_id as memoryId, relevance, previous, source, cleared, author, at
        from annotation_history where collection = ? and query_id = ? order by id desc limit ?`,
       ).all(collection, queryId, limit) as RawHistory[]
     ).map(toHistory);
@@ -463,6 +507,7 @@ export const listAnnotationHistory = query(function* (
         source: h.source,
         // the text as stored: parsed below, as on SQLite (a malformed one reads as null)
         cleared: sql<string | null>`${h.cleared}`,
+        author: h.author,
         at: h.at,
       })
       .from(h)
@@ -514,25 +559,25 @@ export const undoableChange = query(function* (
   return undefined;
 });
 
-/** The source of the newest earlier change that set a memory's label to `relevance` (not an undo). */
+type Earlier = { source: AnnotationSource; author: string | null };
+
+/** The source and author of the newest earlier change that set a memory's label to `relevance` (not an undo). */
 function* earlierSource(
   db: OpDb,
   collection: string,
   queryId: string,
   target: HistoryEntry & { memoryId: string },
-): Op<AnnotationSource | undefined> {
+): Op<Earlier | undefined> {
   if (db.engine === "sqlite")
     return stmt(
       lite(db),
-      `select source from annotation_history where collection = ? and query_id = ? and memory_id = ?
+      `select source, author from annotation_history where collection = ? and query_id = ? and memory_id = ?
        and id < ? and source != 'undo' and relevance is ? order by id desc limit 1`,
-    )
-      .pluck()
-      .get(collection, queryId, target.memoryId, target.id, target.previous) as AnnotationSource | undefined;
+    ).get(collection, queryId, target.memoryId, target.id, target.previous) as Earlier | undefined;
   const { annotationHistory: h } = db.tables;
   const r = yield* one(
     db
-      .select({ source: h.source })
+      .select({ source: h.source, author: h.author })
       .from(h)
       .where(
         and(
@@ -547,7 +592,7 @@ function* earlierSource(
       .orderBy(desc(h.id))
       .limit(1),
   );
-  return r?.source as AnnotationSource | undefined;
+  return r as Earlier | undefined;
 }
 
 /**
@@ -558,12 +603,13 @@ export const undoLastAnnotation = query(function* (
   db,
   collection: string,
   queryId: string,
+  author: string | null = null,
 ): Op<HistoryEntry | undefined> {
   return yield* tx(db, function* (t) {
     const target = yield* undoableChange.body(t, collection, queryId);
     if (!target) return undefined;
     if (target.memoryId === null) {
-      yield* undoFreshStart(t, collection, queryId, target);
+      yield* undoFreshStart(t, collection, queryId, target, author);
       return target;
     }
     // the restored label keeps the source it had: the newest earlier change that set it
@@ -574,7 +620,9 @@ export const undoLastAnnotation = query(function* (
       { queryId, memoryId: target.memoryId, relevance: target.previous },
       "undo",
       Date.now(),
-      earlier ?? "human",
+      earlier?.source ?? "human",
+      author,
+      earlier?.author ?? null,
     );
     return target;
   });
@@ -587,14 +635,15 @@ function* writeQueryChanges(
   changes: { queryId: string; cleared: ClearedLabels }[],
   source: "fresh" | "undo",
   at: number,
+  author: string | null,
 ): Op<void> {
   if (db.engine === "sqlite") {
     for (const c of changes)
       stmt(
         lite(db),
-        `insert into annotation_history (collection, query_id, memory_id, relevance, previous, source, cleared, at)
-     values (?, ?, null, null, null, ?, ?, ?)`,
-      ).run(collection, c.queryId, source, JSON.stringify(c.cleared), at);
+        `insert into annotation_history (collection, query_id, memory_id, relevance, previous, source, cleared, author, at)
+     values (?, ?, null, null, null, ?, ?, ?, ?)`,
+      ).run(collection, c.queryId, source, JSON.stringify(c.cleared), author, at);
     return;
   }
   const { annotationHistory } = db.tables;
@@ -609,6 +658,7 @@ function* writeQueryChanges(
           previous: null,
           source,
           cleared: c.cleared,
+          author,
           at: new Date(at),
         })),
       ),
@@ -616,17 +666,25 @@ function* writeQueryChanges(
 }
 
 /** Brings back what a fresh start cleared from one query: its labels, with their sources, and its state. */
-function* undoFreshStart(db: OpDb, collection: string, queryId: string, target: HistoryEntry): Op<void> {
+function* undoFreshStart(
+  db: OpDb,
+  collection: string,
+  queryId: string,
+  target: HistoryEntry,
+  author: string | null,
+): Op<void> {
   const cleared = target.cleared ?? { labels: [], labelled: false };
   const at = Date.now();
   if (db.engine === "sqlite") {
     const put = stmt(
       lite(db),
-      `insert into annotations (collection, query_id, memory_id, relevance, source, updated_at) values (?, ?, ?, ?, ?, ?)
+      `insert into annotations (collection, query_id, memory_id, relevance, source, author, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?)
      on conflict(collection, query_id, memory_id) do update set relevance = excluded.relevance,
-       source = excluded.source, updated_at = excluded.updated_at`,
+       source = excluded.source, author = excluded.author, updated_at = excluded.updated_at`,
     );
-    for (const l of cleared.labels) put.run(collection, queryId, l.memoryId, l.relevance, l.source, at);
+    for (const l of cleared.labels)
+      put.run(collection, queryId, l.memoryId, l.relevance, l.source, l.author ?? null, at);
   } else {
     yield* putLabelsPg(
       db,
@@ -636,7 +694,7 @@ function* undoFreshStart(db: OpDb, collection: string, queryId: string, target: 
     );
   }
   yield* setQueryLabelled.body(db, collection, queryId, cleared.labelled);
-  yield* writeQueryChanges(db, collection, [{ queryId, cleared }], "undo", at);
+  yield* writeQueryChanges(db, collection, [{ queryId, cleared }], "undo", at, author);
 }
 
 /**
@@ -648,6 +706,7 @@ function* undoFreshStart(db: OpDb, collection: string, queryId: string, target: 
 export const startFreshAnnotation = query(function* (
   db,
   collection: string,
+  author: string | null = null,
 ): Op<{ cleared: number; queries: number }> {
   return yield* tx(db, function* (t) {
     const at = Date.now();
@@ -655,7 +714,7 @@ export const startFreshAnnotation = query(function* (
     const labels = yield* listAnnotations.body(t, collection);
     for (const a of labels) {
       const list = byQuery.get(a.queryId) ?? [];
-      list.push({ memoryId: a.memoryId, relevance: a.relevance, source: a.source });
+      list.push({ memoryId: a.memoryId, relevance: a.relevance, source: a.source, author: a.author });
       byQuery.set(a.queryId, list);
     }
     const queries = yield* listStudyQueries.body(t, collection);
@@ -665,7 +724,7 @@ export const startFreshAnnotation = query(function* (
       if (cleared.length === 0 && !q.labelled) continue;
       changes.push({ queryId: q.queryId, cleared: { labels: cleared, labelled: q.labelled } });
     }
-    yield* writeQueryChanges(t, collection, changes, "fresh", at);
+    yield* writeQueryChanges(t, collection, changes, "fresh", at, author);
     if (t.engine === "sqlite") {
       stmt(lite(t), "delete from annotations where collection = ?").run(collection);
       stmt(lite(t), "update study_queries set labelled = 0 where collection = ?").run(collection);

@@ -23,6 +23,8 @@ export const importSpecSchema = z.object({
     scale: scale.optional(),
     cut: z.number().int().optional(),
   }),
+  /** who imports it (a user's name, "local", "<os user> (cli)") */
+  createdBy: z.string().min(1).max(200).optional(),
   /** a folder of uploaded files to remove when the job ends */
   cleanup: z.string().optional(),
 });

@@ -130,14 +130,19 @@ export async function importWork(
     createdAt: new Date(),
   };
   const report = await computeSetReport(set, parsed.items, parsed.judgments, { ...p, offset: files });
-  await insertAgreementSetWithReport(db, { id: spec.setId, ...parsed }, set.createdAt, {
-    subjectId: spec.setId,
-    kind: "set",
-    stamp: SET_STAMP,
-    report: JSON.stringify(report),
-    cpuMs: cpuMs(start),
-    computedAt: new Date(),
-  });
+  await insertAgreementSetWithReport(
+    db,
+    { id: spec.setId, ...parsed, createdBy: spec.createdBy ?? null },
+    set.createdAt,
+    {
+      subjectId: spec.setId,
+      kind: "set",
+      stamp: SET_STAMP,
+      report: JSON.stringify(report),
+      cpuMs: cpuMs(start),
+      computedAt: new Date(),
+    },
+  );
   return { setId: spec.setId, report };
 }
 

@@ -156,6 +156,8 @@ export type PairwiseRunOptions = {
   signal?: AbortSignal;
   env?: Record<string, string | undefined>;
   onProgress?: (done: number, total: number) => void;
+  /** who runs it (a user's name, "local", "<os user> (cli)") */
+  createdBy?: string;
 };
 
 /** The response cache's key for one call, hashed as runs hash theirs. */
@@ -265,6 +267,7 @@ export async function runPairwise(
   const setId = `pw-${randomUUID().slice(0, 8)}`;
   await insertAgreementSet(db, {
     id: setId,
+    createdBy: opts.createdBy ?? null,
     kind: "pairwise",
     name: opts.name ?? `${c.id} (${path.basename(path.resolve(suite.dir))})`,
     options: {

@@ -59,9 +59,10 @@ export async function storeImport(
   db: Db,
   parsed: ParsedImport,
   bootstrap?: BootstrapOptions,
+  createdBy?: string,
 ): Promise<{ setId: string; report: SetReport }> {
   const setId = `${parsed.kind}-${randomUUID().slice(0, 8)}`;
-  await insertAgreementSet(db, { id: setId, ...parsed });
+  await insertAgreementSet(db, { id: setId, ...parsed, createdBy: createdBy ?? null });
   return { setId, report: (await computeSet(db, setId, bootstrap)) as SetReport };
 }
 

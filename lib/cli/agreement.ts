@@ -6,6 +6,7 @@ import type { CriterionAgreement, RunAgreement } from "../agreement/run-agreemen
 import type { AgreementShown } from "../agreement/service";
 import { JuryError } from "../errors";
 import { type CommandSpec, flag, formatHelp, int, judgesValue, type Opt, parseCommand, text } from "./args";
+import { cliActor } from "./users";
 
 /**
  * `jury agreement`: judges against gold labels. Imports published judgments (TREC qrels, LLMBar,
@@ -521,7 +522,7 @@ export async function agreementCommand(argv: string[]): Promise<number> {
     const r = await withInterrupt((signal) =>
       runImportJob(
         db,
-        { ...spec, setId: newSetId(spec.format) },
+        { ...spec, setId: newSetId(spec.format), createdBy: cliActor() },
         { signal, onProgress: progressLine("import") },
       ),
     );
@@ -589,7 +590,8 @@ export async function agreementCommand(argv: string[]): Promise<number> {
       const { getRunById } = await import("@/db/queries/runs");
       if (!(await getRunById(db, { id: positionals[0] })))
         throw new JuryError("not_found", `No run with id "${positionals[0]}"`);
-      const undone = await undoLastVerdictLabel(db, positionals[0], { labeller: null });
+      const { cliActor } = await import("./users");
+      const undone = await undoLastVerdictLabel(db, positionals[0], { labeller: null, author: cliActor() });
       process.stdout.write(
         undone
           ? `Undone: ${undone.caseId} × ${undone.criterionId} is back to ${undone.previousPassed === null ? "no label" : `${undone.previousPassed ? "pass" : "fail"}${undone.previousScore === null ? "" : ` (score ${undone.previousScore})`}`}.\n`
@@ -625,6 +627,7 @@ async function pairwise(
       name: values.name as string | undefined,
       signal: controller.signal,
       onProgress: tty ? (d, t) => process.stderr.write(`\r${d} of ${t} calls`) : undefined,
+      createdBy: cliActor(),
     });
     if (tty) process.stderr.write("\n");
     if (asJson) print({ set_id: r.setId, report: r.report });
@@ -702,13 +705,15 @@ async function labelCommand(db: Db, p: string[], values: Record<string, unknown>
   const { removeVerdictLabel, setVerdictLabel } = await import("@/db/queries/labels");
   const score = (values.score as number | undefined) ?? null;
   const labeller = (values.by as string | undefined) ?? null;
+  const { cliActor } = await import("./users");
+  const who = { labeller, author: cliActor() };
   if (verdict === "clear" && score !== null) throw usage("--score goes with pass or fail, not clear");
   await checkLabelTarget(db, { runId, caseId, criterionId }, score);
   const k = { runId, caseId, criterionId };
   const r =
     verdict === "clear"
-      ? await removeVerdictLabel(db, k, { labeller })
-      : await setVerdictLabel(db, k, { passed: verdict === "pass", score }, { labeller });
+      ? await removeVerdictLabel(db, k, who)
+      : await setVerdictLabel(db, k, { passed: verdict === "pass", score }, who);
   process.stdout.write(
     `${caseId} × ${criterionId}: ${verdict === "clear" ? "label removed" : `${verdict}${score === null ? "" : ` (score ${score})`}`}${r.changed ? "" : " (unchanged)"}.\n`,
   );

@@ -27,6 +27,7 @@ import { defaultEvalJudges, defaultEvalSamples } from "../settings/criteria-pane
 import { readSettings } from "../settings/store";
 import { effectiveCriteria, loadSuite } from "../suites/load-suite";
 import { createProgressBar } from "./progress-bar";
+import { cliActor } from "./users";
 import { formatVerdictTable } from "./verdict-table";
 
 export const EVAL_HELP = `Usage: jury eval <suite-dir> [options]
@@ -184,6 +185,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
             ? "the panels promoted in Settings and the judges enabled there"
             : "the judges enabled in Settings",
       },
+      cliActor(),
     );
   }
 

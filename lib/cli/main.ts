@@ -25,6 +25,7 @@ Commands:
   runs <command>      Runs: list, show one (verdicts, alpha, self-consistency), compare two, export one (jury runs --help)
   memory <command>    Memories: the Claude Code hook, search, import, experiments (jury memory --help)
   agreement <command> Judges against people and published data: imports, position bias (jury agreement --help)
+  audit [--format F]  The audit log: settings saves, promotions, user changes; csv or jsonl (jury audit --help)
   panel optimize <id> The cheapest panel and N that agree with people, from a labelled run or an import (jury panel --help)
   review [options]    Judge a code change: criteria + diff + tests → verdict (jury review --help)
   settings <command>  Settings: list, get <path>, set <path> <value> (jury settings --help)
@@ -62,6 +63,7 @@ type Command = (args: string[]) => Promise<number>;
 // Each command loads its own modules, so `jury --help` stays fast.
 const commands: Record<string, Command> = {
   agreement: async (args) => (await import("./agreement")).agreementCommand(args),
+  audit: async (args) => (await import("./audit")).auditCommand(args),
   eval: async (args) => (await import("./eval")).evalCommand(args),
   memory: async (args) => (await import("./memory")).memoryCommand(args),
   panel: async (args) => (await import("./panel")).panelCommand(args),

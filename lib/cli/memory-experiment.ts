@@ -5,6 +5,7 @@ import type { ExperimentConfig } from "../memory/experiment";
 import type { Settings } from "../settings/schema";
 import { printMetrics } from "./memory-metrics";
 import { type MemoryContext, wholeNumber } from "./memory-shared";
+import { cliActor } from "./users";
 
 /** `\r12/40 queries` on a terminal's stderr; nothing when stderr is not one. */
 const progressLine = () =>
@@ -20,7 +21,13 @@ export async function experimentCommand(c: MemoryContext): Promise<number> {
     (await import("../providers/preflight")).assertJudgesReady([config.model], settings, {
       what: "No experiment started",
     });
-  const id = await runExperiment(db, { collection, config, settings, onProgress: progressLine() });
+  const id = await runExperiment(db, {
+    collection,
+    config,
+    settings,
+    onProgress: progressLine(),
+    createdBy: cliActor(),
+  });
   if (process.stderr.isTTY) process.stderr.write("\n");
   return printMetrics(db, id, Boolean(values.json));
 }

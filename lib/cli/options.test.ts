@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { tempDir } from "../testing/fixtures";
 import { runJurySync } from "../testing/run-jury";
 import type { CommandSpec, Opt } from "./args";
+import { AUDIT } from "./audit";
 import { DB_MIGRATE } from "./main";
 import { MEMORY_COMMANDS } from "./memory-options";
 import { PANEL_OPTIMIZE } from "./panel";
@@ -51,6 +52,7 @@ const QA = path.join(root, "examples/suites/qa");
 
 const rows: Row[] = [
   fromSpec(DB_MIGRATE),
+  fromSpec(AUDIT),
   fromSpec(UI),
   fromSpec(PANEL_OPTIMIZE),
   ...Object.values(SETTINGS_COMMANDS).map((s) =>

@@ -5,6 +5,7 @@ import { JuryError } from "../errors";
 import { isDiagnosisUnavailable } from "../review/diagnosis";
 import { describeJudge } from "../review/judge-status";
 import { DIMENSIONS, parseWeights, type Weights } from "../review/judgment";
+import { cliActor } from "./users";
 
 export const REVIEW_HELP = `Usage: jury review --criteria <file|text> (--repo <path> --base <rev> [--head <rev>] | --diff <file>) [options]
 
@@ -326,7 +327,7 @@ async function runReviewJob(
   process.on("SIGTERM", stop);
   let r: Awaited<ReturnType<typeof executeReview>>;
   try {
-    r = await executeReview(db, { ...input, signal: controller.signal });
+    r = await executeReview(db, { createdBy: cliActor(), ...input, signal: controller.signal });
   } finally {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);

@@ -5,6 +5,7 @@ import { describeProvenance, isOverridden, provenanceFor } from "../settings/pro
 import { fieldErrorsOf, type Settings, settingsSchema } from "../settings/schema";
 import { readStoredSettings, writeSettings } from "../settings/store";
 import { type CommandSpec, flag, formatHelp, parseCommand } from "./args";
+import { cliActor } from "./users";
 
 /**
  * `jury settings list|get|set`: the settings the dashboard's Settings page edits, validated by the
@@ -286,7 +287,7 @@ export async function settingsCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const { next, before, after } = applySetting(settings, positionals[0], positionals[1]);
-  await writeSettings(db, next);
+  await writeSettings(db, next, cliActor());
   process.stdout.write(
     `${resolvePath(next, positionals[0]).join(".")} = ${show(after)} (was ${before === undefined ? "unset" : show(before)})\n`,
   );

@@ -1,6 +1,6 @@
 import os from "node:os";
 import type { Db } from "@/db/client";
-import { listUsers, setUserRole } from "@/db/queries/users";
+import { countUsersByRole, getUserByName, listUsers, setUserRole } from "@/db/queries/users";
 import { userRoles } from "../auth/roles";
 import { addUser, badUserName, removeUser, rotateUser } from "../auth/users";
 import { JuryError } from "../errors";
@@ -37,7 +37,7 @@ export const USERS_COMMANDS = {
     args: "<name>",
     summary:
       "Removes a user: their token and sign-in sessions stop working at once. Their labels keep their name.",
-    options: {},
+    options: { force: flag("remove the last admin even though others remain") },
     positionals: { min: 1, max: 1 },
   },
   rotate: {
@@ -51,7 +51,7 @@ export const USERS_COMMANDS = {
     name: "users role",
     args: "<name> <viewer|annotator|admin>",
     summary: "Changes a user's role; it holds from their next request.",
-    options: {},
+    options: { force: flag("demote the last admin even though others remain") },
     positionals: { min: 2, max: 2 },
   },
 } satisfies Record<string, CommandSpec>;
@@ -138,9 +138,14 @@ export async function usersCommand(argv: string[]): Promise<number> {
     return 0;
   }
   if (sub === "remove") {
+    if (!values.force) await refuseLastAdmin(db, "remove", name, null);
     if (!(await removeUser(db, name, by)))
       throw new JuryError("not_found", `jury users remove: no user named "${name}" (jury users list)`);
     process.stdout.write(`Removed ${name}: their token and sessions no longer work.\n`);
+    if ((await listUsers(db)).length === 0 && !process.env.JURY_ACCESS_TOKEN)
+      process.stderr.write(
+        "No users are left and JURY_ACCESS_TOKEN is not set: the dashboard is one person's again, open to whoever reaches it on this machine.\n",
+      );
     return 0;
   }
   // role
@@ -150,10 +155,33 @@ export async function usersCommand(argv: string[]): Promise<number> {
       "usage",
       `jury users role: the role must be one of ${userRoles.join(", ")}, got "${role}"`,
     );
+  if (!values.force) await refuseLastAdmin(db, "role", name, role);
   if (!(await setUserRole(db, name, role as (typeof userRoles)[number], by)))
     throw new JuryError("not_found", `jury users role: no user named "${name}" (jury users list)`);
   process.stdout.write(`${name} is now ${role}.\n`);
   return 0;
+}
+
+/**
+ * Removing or demoting the only admin while other users remain leaves a dashboard where nobody can
+ * change settings, promote or manage users: refused (a usage error) unless --force.
+ */
+async function refuseLastAdmin(
+  db: Db,
+  sub: "remove" | "role",
+  name: string,
+  to: string | null,
+): Promise<void> {
+  if (to === "admin") return;
+  const user = await getUserByName(db, name);
+  if (user?.role !== "admin") return;
+  const counts = Object.fromEntries((await countUsersByRole(db)).map((c) => [c.role, c.n]));
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  if ((counts.admin ?? 0) === 1 && total > 1)
+    throw new JuryError(
+      "usage",
+      `jury users ${sub}: ${name} is the last admin; without one nobody can change settings, promote or manage users from the dashboard. Make someone else admin first (jury users role <name> admin), or pass --force.`,
+    );
 }
 
 function printToken(name: string, role: string | null, token: string): void {

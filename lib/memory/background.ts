@@ -9,8 +9,9 @@ export async function startExperimentInBackground(
   collection: string,
   config: RetrievalConfig,
   settings: Settings,
+  createdBy?: string,
 ): Promise<string> {
-  const id = await createExperiment(db, { collection, config });
+  const id = await createExperiment(db, { collection, config, createdBy });
   executeExperiment(db, id, { collection, config, settings }).catch((err) =>
     console.error(`experiment ${id} failed:`, err instanceof Error ? err.message : err),
   );

@@ -56,6 +56,8 @@ export async function runExperiment(
     label?: string;
     signal?: AbortSignal;
     onProgress?: (done: number, total: number) => void;
+    /** who starts it */
+    createdBy?: string;
   },
 ): Promise<string> {
   const id = await createExperiment(db, input);
@@ -66,7 +68,7 @@ export async function runExperiment(
 /** Inserts the experiment and its job, without running it. */
 export async function createExperiment(
   db: Db,
-  input: { id?: string; collection: string; config: ExperimentConfig; label?: string },
+  input: { id?: string; collection: string; config: ExperimentConfig; label?: string; createdBy?: string },
 ): Promise<string> {
   const id = input.id ?? `exp_${randomBytes(5).toString("hex")}`;
   const total = (await listStudyQueries(db, input.collection)).length;
@@ -78,6 +80,7 @@ export async function createExperiment(
       collection: input.collection,
       label: input.label ?? describeConfig(input.config),
       config: input.config,
+      createdBy: input.createdBy ?? null,
     },
     total,
   );

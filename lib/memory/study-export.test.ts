@@ -76,7 +76,7 @@ beforeAll(async () => {
     { queryId: q2.queryId, text: HOSTILE },
   ]);
   const other = listAnnotations(db, "s").find((a) => a.queryId === q.queryId)!;
-  annotateOne(db, "s", { queryId: q.queryId, memoryId: other.memoryId, relevance: 0 });
+  annotateOne(db, "s", { queryId: q.queryId, memoryId: other.memoryId, relevance: 0 }, "ana");
   const base = { mode: "auto" as const, topK: 3, poolSize: 15, shuffle: false };
   await runExperiment(db, {
     collection: "s",
@@ -107,6 +107,7 @@ describe("a study's export", () => {
       memoryId: r.memory_id,
       relevance: Number(r.relevance),
       source: r.source,
+      author: r.author === "" ? null : r.author,
       updatedAt: new Date(r.updated_at),
     }));
     const key = (a: { queryId: string; memoryId: string }) => `${a.queryId}\u0000${a.memoryId}`;
@@ -120,7 +121,9 @@ describe("a study's export", () => {
     }
     // the person's "not relevant" click is a row with its source; the quoted, multi-line query text survives
     const human = rows.find((r) => r.source === "human")!;
-    expect([human.relevant, human.query_text]).toEqual(["no", TRICKY]);
+    expect([human.relevant, human.query_text, human.author]).toEqual(["no", TRICKY, "ana"]);
+    // an imported label names nobody
+    expect(rows.filter((r) => r.source !== "human").every((r) => r.author === "")).toBe(true);
   });
 
   it("no text cell starts a formula (OWASP's CSV-injection guard) in the labels and metrics CSV", async () => {

@@ -32,6 +32,7 @@ export const LABEL_COLUMNS = [
   "relevant",
   "relevance",
   "source",
+  "author",
   "updated_at",
 ] as const;
 
@@ -45,6 +46,8 @@ export type LabelRow = {
   relevance: number;
   /** who set it: "human" (a person in Jury), "qrels" (an import), "example" (the bundled example) */
   source: string;
+  /** who gave it (a user's name, "local", "<os user> (cli)"); empty: imported, an example, or before authors were kept */
+  author: string;
   updated_at: string;
 };
 
@@ -114,6 +117,7 @@ export async function labelRows(db: Db, collection: string): Promise<LabelRow[]>
       relevant: a.relevance > 0 ? "yes" : "no",
       relevance: a.relevance,
       source: a.source,
+      author: a.author ?? "",
       updated_at: a.updatedAt.toISOString(),
     }));
 }

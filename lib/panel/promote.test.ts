@@ -3,6 +3,7 @@
 // `jury eval` plan (and the run form) take them.
 import { describe, expect, it } from "vitest";
 import { getRunTasks } from "@/db/queries/runs";
+import { listAudit } from "@/db/queries/users";
 import { hasErrorCode } from "../errors";
 import { createRun } from "../runs/plan-run";
 import { defaultEvalJudges, defaultEvalSamples, defaultFormSamples } from "../settings/criteria-panels";
@@ -35,6 +36,7 @@ describe("promote a panel configuration", () => {
       judges: [...rec.judges].reverse(),
       n: rec.n,
       now: new Date("2026-03-01T00:00:00Z"),
+      by: "ayse",
     });
     expect(out.guard.warnings).toEqual([]);
     const s = await readSettings(db);
@@ -53,6 +55,24 @@ describe("promote a panel configuration", () => {
       expect(p.figures["Cohen's κ"].low).not.toBeNull();
       expect(p.figures["USD per verdict"].value).toBeCloseTo(rec.costUsd as number, 12);
     }
+    // the panel and its N in one audit entry, by who promoted them
+    const entries = (await listAudit(db)).filter((e) => e.action.startsWith("promote."));
+    expect(entries).toEqual([
+      expect.objectContaining({
+        actor: "ayse",
+        action: "promote.panel-config",
+        target: "criteriaPanels.correctness, criteriaSamples.correctness",
+        detail: expect.objectContaining({
+          source: "run",
+          id: runId,
+          changes: [
+            { path: "criteriaPanels.correctness", after: rec.judges },
+            { path: "criteriaSamples.correctness", after: rec.n },
+          ],
+        }),
+      }),
+    ]);
+    expect(s.provenance["criteriaSamples.correctness"].by).toBe("ayse");
     // what the next `jury eval` and the run form take
     expect(defaultEvalJudges(s, ["correctness"]).criterionJudges?.correctness).toEqual(rec.judges);
     expect(defaultEvalSamples(s, ["correctness", "other"])).toEqual({ correctness: rec.n });

@@ -62,6 +62,8 @@ export async function promotePanelConfig(
     margin?: number;
     confirmed?: readonly string[];
     now?: Date;
+    /** who promotes */
+    by?: string;
   },
 ): Promise<{ settings: Settings; config: PanelConfig; guard: PromotionGuard }> {
   const { runId, criterionId } = input;
@@ -105,20 +107,19 @@ export async function promotePanelConfig(
     label: `${c.id} from the panel optimizer against people's labels on ${criterionId}${confirmedWords(guard)}`,
     figures,
     at: (input.now ?? new Date()).toISOString(),
+    ...(input.by ? { by: input.by } : {}),
   };
-  await writePromotion(
-    db,
-    `criteriaPanels.${criterionId}`,
-    (s) => ({ ...s, criteriaPanels: { ...s.criteriaPanels, [criterionId]: [...c.judges] } }),
-    entry,
-    () => [...c.judges],
-  );
+  // the panel and its N together, in one transaction with one audit entry
   const settings = await writePromotion(
     db,
-    `criteriaSamples.${criterionId}`,
-    (s) => ({ ...s, criteriaSamples: { ...s.criteriaSamples, [criterionId]: c.n } }),
+    "promote.panel-config",
+    (s) => ({
+      ...s,
+      criteriaPanels: { ...s.criteriaPanels, [criterionId]: [...c.judges] },
+      criteriaSamples: { ...s.criteriaSamples, [criterionId]: c.n },
+    }),
     entry,
-    () => c.n,
+    { [`criteriaPanels.${criterionId}`]: () => [...c.judges], [`criteriaSamples.${criterionId}`]: () => c.n },
   );
   return { settings, config: c, guard };
 }

@@ -15,6 +15,8 @@ export type ReviewJobInput = {
   id: string;
   title: string;
   options: ReviewOptions;
+  /** who asked for it (a user's name, "local", "<os user> (cli)") */
+  createdBy?: string;
   /** a mechanical score given with the review (stored beside the judge's) */
   mechanical?: number;
   /** the caller's own stop (the job's signal aborts too on cancel or a storage failure) */
@@ -119,6 +121,7 @@ async function storeReview(db: Db, input: ReviewJobInput, r: ReviewOutcome): Pro
     mechanicalScore: input.mechanical ?? null,
     blendedScore: r.blended,
     diff: context.diff,
+    createdBy: input.createdBy ?? null,
     record: {
       context: { ...context, diff: undefined },
       gate: r.gate,

@@ -193,7 +193,8 @@ export async function planRun(
 /**
  * Plans and stores a run; `onWarnings` hears of case fields over their budget before it is stored.
  * With `preflight`, every judge the plan calls must be callable (enabled, with its key or base URL),
- * or it throws `invalid:judges` naming each one and nothing is stored.
+ * or it throws `invalid:judges` naming each one and nothing is stored. `createdBy`: who starts it (a
+ * user's name, "local", "<os user> (cli)"), shown on the run's page.
  */
 export async function createRun(
   db: Db,
@@ -207,12 +208,13 @@ export async function createRun(
     /** where the judges came from, for the refusal (`--judges`) */
     source?: string;
   },
+  createdBy?: string,
 ): Promise<string> {
   // before any output is fetched or anything stored: a suite of deterministic checks calls no judge
   if (preflight && suite.criteria.some((r) => registry.criteria.get(r.id)?.type === "llm"))
     assertJudgesReady(options.judges, preflight.settings, { env: preflight.env, source: preflight.source });
   const { warnings, ...plan } = await planRun(suite, registry, options);
   if (warnings.length) onWarnings?.(warnings);
-  await insertRun(db, plan);
+  await insertRun(db, { ...plan, createdBy: createdBy ?? null });
   return plan.id;
 }

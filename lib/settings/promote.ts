@@ -205,7 +205,7 @@ export function needsConfirmation(what: string, guard: PromotionGuard, confirmed
 export async function promoteExperiment(
   db: Db,
   experimentId: string,
-  opts: { confirmed?: readonly string[]; now?: Date } = {},
+  opts: { confirmed?: readonly string[]; now?: Date; by?: string } = {},
 ): Promise<ExperimentPromotion> {
   const e = await getExperiment(db, experimentId);
   if (!e)
@@ -236,7 +236,7 @@ export async function promoteExperiment(
   }
   const stored = await writePromotion(
     db,
-    "memoryJudge",
+    "promote.experiment",
     (s) => {
       // from the settings as they are under the write lock
       promoted = promotedMemoryJudge(config, s.memoryJudge, e.collection);
@@ -248,8 +248,9 @@ export async function promoteExperiment(
       label: `${e.label} · ${e.collection}${guard.warnings.map((w) => ` · ${CONFIRMED_WORDS[w.code]}, confirmed`).join("")}`,
       figures,
       at: (opts.now ?? new Date()).toISOString(),
+      ...(opts.by ? { by: opts.by } : {}),
     },
-    (next) => promotedValue(promoted, next.memoryJudge),
+    { memoryJudge: (next) => promotedValue(promoted, next.memoryJudge) },
   );
   return { settings: stored, promoted, best: !notBest, guard };
 }
@@ -300,6 +301,8 @@ export async function promotePanel(
     /** the guard's warnings the person confirmed, by code */
     confirmed?: readonly string[];
     now?: Date;
+    /** who promotes */
+    by?: string;
   },
 ): Promise<{ settings: Settings; judges: string[]; guard: PromotionGuard }> {
   const { runId, criterionId, judge, target } = input;
@@ -346,7 +349,7 @@ export async function promotePanel(
   const who = judge === PANEL ? `the run's panel (${judges.join(", ")})` : judge;
   const settings = await writePromotion(
     db,
-    path,
+    "promote.panel",
     (s) =>
       target === "criterion"
         ? { ...s, criteriaPanels: { ...s.criteriaPanels, [criterionId]: judges } }
@@ -357,8 +360,9 @@ export async function promotePanel(
       label: `${who} against people's labels on ${criterionId}${guard.warnings.map((w) => ` · ${CONFIRMED_WORDS[w.code]}, confirmed`).join("")}`,
       figures,
       at: (input.now ?? new Date()).toISOString(),
+      ...(input.by ? { by: input.by } : {}),
     },
-    () => judges,
+    { [path]: () => judges },
   );
   return { settings, judges, guard };
 }

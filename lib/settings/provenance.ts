@@ -74,7 +74,7 @@ const SOURCE_WORDS: Record<ProvenanceEntry["source"], string> = {
 };
 
 /**
- * One line: "from experiment exp_… on 2026-11-23: precision 0.82 [0.71, 0.91] n=20, …", with
+ * One line: "from experiment exp_… on 2026-11-23 by ayse: precision 0.82 [0.71, 0.91] n=20, …", with
  * "; changed by hand on …" when a hand edit changed a promoted value since.
  */
 export function describeProvenance(
@@ -87,7 +87,7 @@ export function describeProvenance(
   const changed = overridden
     ? `; changed by hand${entry.overriddenAt ? ` on ${entry.overriddenAt.slice(0, 10)}` : ""} since: these figures describe the promoted values, not the current ones`
     : "";
-  return `from ${SOURCE_WORDS[entry.source]} ${entry.id}${entry.label ? ` (${entry.label})` : ""} on ${entry.at.slice(0, 10)}${figures ? `: ${figures}` : ""}${changed}`;
+  return `from ${SOURCE_WORDS[entry.source]} ${entry.id}${entry.label ? ` (${entry.label})` : ""} on ${entry.at.slice(0, 10)}${entry.by ? ` by ${entry.by}` : ""}${figures ? `: ${figures}` : ""}${changed}`;
 }
 
 /** The provenance entries that concern a settings path: its own, an ancestor's, and its descendants'. */

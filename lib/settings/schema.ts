@@ -136,6 +136,8 @@ export const provenanceEntrySchema = z.object({
   label: z.string().max(500).optional(),
   figures: z.record(z.string().min(1).max(100), figureSchema),
   at: z.iso.datetime(),
+  /** who promoted it (a user's name, "local", "<os user> (cli)"); absent: before authors were kept */
+  by: z.string().trim().min(1).max(200).optional(),
   /** the values promoted at this path: a hand edit that changes one of them marks the entry overridden */
   value: z.unknown(),
   /** when a hand edit changed a promoted value: the figures no longer describe what is set */

@@ -177,10 +177,10 @@ describe.each(storeKinds())("settings store on %s", (kind) => {
     const at = new Date(0).toISOString();
     const stored = await writePromotion(
       db,
-      "reviewJudges",
+      "promote.panel",
       (s) => ({ ...s, reviewJudges: ["mock:judge"] }),
       { source: "run", id: "run_1", label: "a run", figures: {}, at },
-      (next) => next.reviewJudges,
+      { reviewJudges: (next) => next.reviewJudges },
     );
     expect(stored.reviewJudges).toEqual(["mock:judge"]);
     expect(stored.provenance.reviewJudges).toMatchObject({
@@ -203,10 +203,10 @@ describe.each(storeKinds())("settings store on %s", (kind) => {
       [1, 2, 3, 4].map((n) =>
         writePromotion(
           db,
-          `criteriaPanels.c${n}`,
+          "promote.panel",
           (s) => ({ ...s, criteriaPanels: { ...s.criteriaPanels, [`c${n}`]: ["mock:judge"] } }),
           { source: "run", id: `run_${n}`, label: "a run", figures: {}, at: new Date(0).toISOString() },
-          () => ["mock:judge"],
+          { [`criteriaPanels.c${n}`]: () => ["mock:judge"] },
         ),
       ),
     );

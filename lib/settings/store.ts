@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import { getSettingsData, updateSettingsData } from "@/db/queries/settings";
 import { endpointKeyEnv } from "../env/secrets";
+import { diffSettings } from "./diff";
 import { deepMerge, isPlainObject } from "./memory-judge-defaults";
 import { reconcileProvenance } from "./provenance";
 import {
@@ -90,37 +91,77 @@ function withAllowedKeyEnvs(s: Settings): Settings {
  * Stores settings edited by hand (the Settings page, `jury settings set`). Provenance is never taken
  * from `value`: a form or a command cannot write where a value came from. The stored provenance is
  * kept, and an entry whose promoted values `value` changed is marked overridden (lib/settings/provenance.ts).
+ * `by` (who saves: a user's name, "local", "<os user> (cli)") is recorded on the row, and what changed
+ * goes to the audit log in the same transaction (lib/settings/diff.ts: never a credential's value).
  */
-export async function writeSettings(db: Db, value: Settings): Promise<void> {
+export async function writeSettings(db: Db, value: Settings, by: string | null = null): Promise<void> {
   const next = settingsSchema.parse(value);
-  await updateSettingsData(db, (data) => {
-    const stored = storedSettingsFrom(data).settings.provenance;
-    return { ...next, provenance: reconcileProvenance(stored, next) };
-  });
+  await updateSettingsData(
+    db,
+    (data) => {
+      const stored = storedSettingsFrom(data).settings.provenance;
+      return { ...next, provenance: reconcileProvenance(stored, next) };
+    },
+    {
+      by,
+      audit: (stored, saved) => {
+        const changes = diffSettings(storedSettingsFrom(stored).settings, saved);
+        return changes.length
+          ? { actor: by ?? UNKNOWN_ACTOR, action: "settings.save", target: null, detail: { changes } }
+          : null;
+      },
+    },
+  );
 }
 
+/** The audit log's actor where a caller named nobody (a script of its own, a test). */
+const UNKNOWN_ACTOR = "unknown";
+
+export type PromotionAction = "promote.experiment" | "promote.panel" | "promote.panel-config";
+
 /**
- * Stores a promotion: `change` makes the new settings from the stored ones, and `path`'s provenance
- * becomes `entry` (its `value` is what `change` set there). Read and write under one write lock, so
- * a promotion never overwrites an edit saved in between. Returns the stored settings.
+ * Stores a promotion: `change` makes the new settings from the stored ones, and each path of
+ * `promoted` gets `entry` as its provenance (its `value` what `change` set there). Read and write
+ * under one write lock, so a promotion never overwrites an edit saved in between; `entry.by` is
+ * recorded as who saved, and the audit log gets `action` with what changed, in the same
+ * transaction. Returns the stored settings.
  */
 export async function writePromotion(
   db: Db,
-  path: string,
+  action: PromotionAction,
   change: (current: Settings) => Settings,
   entry: Omit<ProvenanceEntry, "value">,
-  promotedValue: (next: Settings) => unknown,
+  promoted: Record<string, (next: Settings) => unknown>,
 ): Promise<Settings> {
   let next: Settings | undefined;
-  await updateSettingsData(db, (data) => {
-    const current = storedSettingsFrom(data).settings;
-    const changed = settingsSchema.parse(change(current));
-    const others = reconcileProvenance(current.provenance, changed);
-    next = settingsSchema.parse({
-      ...changed,
-      provenance: { ...others, [path]: { ...entry, value: promotedValue(changed) } },
-    });
-    return next;
-  });
+  const by = entry.by ?? null;
+  await updateSettingsData(
+    db,
+    (data) => {
+      const current = storedSettingsFrom(data).settings;
+      const changed = settingsSchema.parse(change(current));
+      const others = reconcileProvenance(current.provenance, changed);
+      const entries = Object.fromEntries(
+        Object.entries(promoted).map(([path, value]) => [path, { ...entry, value: value(changed) }]),
+      );
+      next = settingsSchema.parse({ ...changed, provenance: { ...others, ...entries } });
+      return next;
+    },
+    {
+      by,
+      audit: (stored, saved) => ({
+        actor: by ?? UNKNOWN_ACTOR,
+        action,
+        target: Object.keys(promoted).join(", "),
+        detail: {
+          source: entry.source,
+          id: entry.id,
+          ...(entry.label ? { label: entry.label } : {}),
+          figures: entry.figures,
+          changes: diffSettings(storedSettingsFrom(stored).settings, saved),
+        },
+      }),
+    },
+  );
   return next as Settings;
 }

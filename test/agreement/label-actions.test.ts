@@ -47,6 +47,35 @@ describe("setLabel and undoLabel", () => {
     expect(await getVerdictLabel(db, k)).toMatchObject({ passed: false, score: null });
   });
 
+  it("names the person signed in as each label's and each history entry's author", async () => {
+    const { setLabel, undoLabel } = await import("@/app/actions/labels");
+    const { getDb } = await import("@/db/client");
+    const { listVerdictLabelHistory, getVerdictLabel } = await import("@/db/queries/labels");
+    const { actAs } = await import("@/lib/testing/request-context");
+    const { OPEN_ACTOR } = await import("@/lib/auth/actor");
+    const k = { runId, caseId: "c3", criterionId: "helpful" };
+    const db = getDb();
+    try {
+      actAs({ name: "ana", role: "annotator", via: "user" });
+      await setLabel({ ...k, passed: true });
+      actAs({ name: "bo", role: "annotator", via: "user" });
+      // the same label: no change, but bo's judgement is in the history
+      expect(await setLabel({ ...k, passed: true })).toMatchObject({ ok: true, data: { changed: false } });
+      expect(await getVerdictLabel(db, k)).toMatchObject({ passed: true, author: "bo" });
+      actAs({ name: "cy", role: "admin", via: "user" });
+      await undoLabel({ runId });
+      const h = await listVerdictLabelHistory(db, runId, { caseId: "c3", criterionId: "helpful" });
+      expect(h.map((x) => [x.source, x.author])).toEqual([
+        ["undo", "cy"],
+        ["human", "bo"],
+        ["human", "ana"],
+      ]);
+      expect(await getVerdictLabel(db, k)).toMatchObject({ author: "ana" });
+    } finally {
+      actAs(OPEN_ACTOR);
+    }
+  });
+
   it("refuses a score off the scale, an unknown case or criterion, a bad id, and the wrong shape", async () => {
     const { setLabel, undoLabel } = await import("@/app/actions/labels");
     const k = { runId, caseId: "c2", criterionId: "helpful" };

@@ -44,7 +44,10 @@ describe("annotate, undo and a fresh annotation (server actions + queries)", () 
       previous: 1,
       relevance: 0,
       source: "human",
+      // the one-person dashboard's actor
+      author: "local",
     });
+    expect(await label()).toMatchObject({ author: "local" });
     expect(history[0].at).toBeInstanceOf(Date);
 
     expect(await undoAnnotation({ collection: "shop-api", queryId: "q01" })).toEqual({

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { AgreementJobProgress } from "@/components/agreement/job-progress";
+import { PeopleAgreementCard } from "@/components/agreement/people-card";
 import { type PanelDefaults, RunAgreementView } from "@/components/agreement/run-agreement-view";
 import { SetReportView } from "@/components/agreement/set-report";
 import { Card, PageTitle } from "@/components/ui/card";
@@ -9,6 +10,7 @@ import { getDb } from "@/db/client";
 import { getAgreementSet } from "@/db/queries/agreement";
 import { getRunById } from "@/db/queries/runs";
 import { storedReport } from "@/lib/agreement/jobs";
+import { runPeopleAgreement } from "@/lib/agreement/people-reading";
 import { ensureReportJob } from "@/lib/agreement/report-job";
 import { showRunAgreement } from "@/lib/agreement/service";
 import { readSettings } from "@/lib/settings/store";
@@ -43,6 +45,12 @@ export default async function AgreementDetailPage({ params }: Props) {
         <div className="-mt-3 text-xs text-zinc-500" data-testid="set-summary">
           <p className="break-words">
             <span className="font-mono">{setRow.id}</span> · {setRow.kind}
+            {setRow.createdBy && (
+              <span data-testid="set-imported-by">
+                {" "}
+                · {setRow.kind === "pairwise" ? "run" : "imported"} by {setRow.createdBy}
+              </span>
+            )}
             {set && (
               <>
                 {" "}
@@ -80,6 +88,7 @@ export default async function AgreementDetailPage({ params }: Props) {
   const run = await showRunAgreement(db, id);
   if (!run) notFound();
   const settings = await readSettings(db);
+  const people = await runPeopleAgreement(db, id);
   const options = (await getRunById(db, { id }))?.options;
   const criterionJudges = (options as { criterionJudges?: Record<string, string[]> } | undefined)
     ?.criterionJudges;
@@ -108,9 +117,16 @@ export default async function AgreementDetailPage({ params }: Props) {
       </PageTitle>
       <p className="-mt-3 text-xs text-zinc-500" data-testid="run-summary">
         {run.labelled} of {run.cells} case × criterion cells labelled by a person ·{" "}
-        <code>jury agreement show {id} --json</code>
+        <code>jury agreement show {id} --json</code> · labels with their authors:{" "}
+        <a className="text-indigo-700 underline" href={`/agreement/${id}/labels?format=csv`} download>
+          CSV
+        </a>{" "}
+        <a className="text-indigo-700 underline" href={`/agreement/${id}/labels?format=json`} download>
+          JSON
+        </a>
       </p>
       <RunAgreementView r={run} defaults={defaults} />
+      <PeopleAgreementCard r={people} what="this run's verdicts (case × criterion)" />
     </div>
   );
 }

@@ -17,10 +17,22 @@ export async function POST(request: Request): Promise<Response> {
       ? await signIn(await readyDb(), token.trim(), process.env.JURY_ACCESS_TOKEN || undefined)
       : null;
   if (!signed) {
-    const back = new URL("/sign-in", url);
-    back.searchParams.set("next", next);
-    back.searchParams.set("error", typeof token === "string" && token.trim() !== "" ? "wrong" : "empty");
-    return NextResponse.redirect(back, 303);
+    const back = new URLSearchParams({
+      next,
+      error: typeof token === "string" && token.trim() !== "" ? "wrong" : "empty",
+    });
+    return seeOther(`/sign-in?${back}`);
   }
-  return withSignIn(NextResponse.redirect(new URL(next, url), 303), signed, https);
+  return withSignIn(seeOther(next), signed, https);
+}
+
+/**
+ * A 303 to a path on the host the browser used. The Location is relative: request.url names the host
+ * Next was started with (`localhost` under `--hostname 127.0.0.1`), and a browser sent there would
+ * leave its cookie behind on the host it came from.
+ */
+function seeOther(path: string): NextResponse {
+  // percent-encoded as a URL would be (a header holds bytes, a path may hold any letter)
+  const u = new URL(path, "http://dashboard.invalid");
+  return new NextResponse(null, { status: 303, headers: { location: `${u.pathname}${u.search}${u.hash}` } });
 }

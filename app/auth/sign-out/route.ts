@@ -6,7 +6,8 @@ import { ACCESS_COOKIE, SESSION_COOKIE, signOut } from "@/lib/auth/authenticate"
 export async function POST(request: Request): Promise<Response> {
   const cookie = /(?:^|;\s*)jury_session=([^;]+)/.exec(request.headers.get("cookie") ?? "")?.[1];
   await signOut(await readyDb(), cookie);
-  const res = NextResponse.redirect(new URL("/sign-in", request.url), 303);
+  // a relative Location: the browser stays on the host it used (request.url may name another)
+  const res = new NextResponse(null, { status: 303, headers: { location: "/sign-in" } });
   res.cookies.delete(SESSION_COOKIE);
   res.cookies.delete(ACCESS_COOKIE);
   return res;

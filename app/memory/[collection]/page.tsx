@@ -1,5 +1,6 @@
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
+import { PeopleAgreementCard } from "@/components/agreement/people-card";
 import type { TradeoffPoint } from "@/components/charts/tradeoff-chart";
 import { ExperimentsProgress } from "@/components/memory/experiment-progress";
 import type { MetricsRow } from "@/components/memory/metrics-table";
@@ -11,6 +12,7 @@ import { TradeoffCards } from "@/components/memory/tradeoff-cards";
 import { type Db, getDb } from "@/db/client";
 import { countMemories } from "@/db/queries/memories";
 import { getExperimentLive } from "@/db/queries/progress";
+import { studyPeopleAgreement } from "@/lib/agreement/people-reading";
 import type { Experiment } from "@/lib/domain";
 import { errorMessage } from "@/lib/errors";
 import type { LiveProgress } from "@/lib/jobs/live";
@@ -49,6 +51,7 @@ export default async function StudyPage({ params, searchParams }: Props) {
   const charts = tradeoff(rows);
   const qrelsStudy = labels.convention === "qrels";
   const live = await liveExperiments(db, experiments);
+  const people = await studyPeopleAgreement(db, collection);
 
   return (
     <div className="space-y-4">
@@ -86,6 +89,7 @@ export default async function StudyPage({ params, searchParams }: Props) {
       )}
       {charts.points.length > 0 && <TradeoffCards {...charts} />}
       {experiments.length >= 2 && <PairedComparisonCard experiments={experiments} {...paired(report, sp)} />}
+      <PeopleAgreementCard r={people} what="the memories of this study's queries" />
     </div>
   );
 }

@@ -42,6 +42,12 @@ export default async function ReviewPage({ params }: Props) {
       </PageTitle>
       <p className="-mt-2 text-sm" data-testid="review-judge">
         Judge: {describeJudge({ ...record, verdictSource: review.verdictSource })}
+        {review.createdBy && (
+          <span className="text-zinc-600" data-testid="review-asked-by">
+            {" "}
+            · asked for by {review.createdBy}
+          </span>
+        )}
       </p>
       {record.warnings.length > 0 && (
         <Card title="Warnings">

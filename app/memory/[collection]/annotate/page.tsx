@@ -58,6 +58,7 @@ export default async function AnnotatePage({ params, searchParams }: Props) {
     cleared: h.cleared
       ? { labels: h.cleared.labels.length, relevant: h.cleared.labels.filter((l) => l.relevance > 0).length }
       : null,
+    author: h.author,
     at: h.at.toISOString(),
   }));
   const undoable = await undoableChange(db, collection, query.queryId);
