@@ -109,7 +109,8 @@ test("the example study: example labels, BM25 and a judge with their path mix, a
   const fresh = study.historyEntries().first();
   await expect(fresh).toHaveAttribute("data-source", "fresh");
   await expect(fresh).toContainText(
-    /fresh annotation started: 54 labels cleared \(\d+ relevant, \d+ not\) · a person/,
+    // by whom: the one-person dashboard's "local"
+    /fresh annotation started: 54 labels cleared \(\d+ relevant, \d+ not\) · by local/,
   );
   await expect(study.historyEntries().filter({ hasText: "→ no label" })).toHaveCount(0);
   await expect(study.poolItems().first().getByTestId("label-source")).toContainText("no label yet");

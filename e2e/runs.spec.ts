@@ -76,8 +76,16 @@ test("change N in the settings modal, start a run, watch it progress, open its s
     "aria-pressed",
     "true",
   );
-  // the agreement page counts the labelled verdict
+  // the cell names who labelled it: on a one-person dashboard, "local"
+  await expect(page.getByTestId("human-label").getByTestId("label-author")).toHaveText("labelled by local");
+  // the agreement page counts the labelled verdict, and its labels export names the author
   const cellUrl = page.url();
+  const runId = /\/runs\/([^/?#]+)/.exec(cellUrl)?.[1];
+  const labels = (await (await page.request.get(`/agreement/${runId}/labels?format=json`)).json()) as {
+    passed: boolean;
+    author: string;
+  }[];
+  expect(labels.map((l) => [l.passed, l.author])).toEqual([[true, "local"]]);
   await page.goto("/agreement");
   await expect(page.getByTestId("labelled-runs")).toContainText(/1 of \d+/);
   await page.goto(cellUrl);
