@@ -6,7 +6,8 @@ import { SCRATCH_DIR } from "./constants";
 import { resetStore, storeEnv } from "./store";
 
 // What a role sees: Settings and Audit in the navigation and the runs page's Judge settings button
-// are an admin's; a viewer and an annotator see neither (and the server refuses the pages anyway).
+// are an admin's; a viewer and an annotator see neither (and the server refuses the pages anyway); the
+// start-run form is an annotator's.
 const DB = path.resolve(SCRATCH_DIR, "nav-roles", "jury.db");
 
 function addUser(name: string, role: string): string {
@@ -39,6 +40,10 @@ test("the navigation and the runs page show the admin's entries to admins only @
       await expect(nav.getByRole("link", { name: "Settings" })).toHaveCount(admin ? 1 : 0);
       await expect(nav.getByRole("link", { name: "Audit" })).toHaveCount(admin ? 1 : 0);
       await expect(page.getByTestId("open-settings-modal")).toHaveCount(admin ? 1 : 0);
+      // a viewer reads runs but cannot start one: no form, a line that says who can
+      const viewer = role === "viewer";
+      await expect(page.getByTestId("start-run-form")).toHaveCount(viewer ? 0 : 1);
+      await expect(page.getByTestId("start-run-refused")).toHaveCount(viewer ? 1 : 0);
       const settings = await page.request.get(`http://127.0.0.1:${port}/settings`);
       expect(settings.status(), `${role} opens /settings`).toBe(admin ? 200 : 403);
       await context.close();

@@ -65,13 +65,21 @@ export default async function RunsPage() {
         Runs
       </PageTitle>
       <Card>
-        <RunsWorkbench
-          suites={suites}
-          start={form}
-          settings={settings}
-          latencyMsByJudge={latencyMsByJudge}
-          canEditSettings={actor !== null && roleAllows(actor.role, actionRoles.saveSettings)}
-        />
+        {actor !== null && roleAllows(actor.role, actionRoles.startRun) ? (
+          <RunsWorkbench
+            suites={suites}
+            start={form}
+            settings={settings}
+            latencyMsByJudge={latencyMsByJudge}
+            canEditSettings={roleAllows(actor.role, actionRoles.saveSettings)}
+          />
+        ) : (
+          <p className="text-sm text-slate-700" data-testid="start-run-refused">
+            Starting a run needs an annotator or an admin
+            {actor ? `; you are signed in as ${actor.name} (${actor.role})` : ""}. You can read every run
+            below.
+          </p>
+        )}
       </Card>
       {runs.length === 0 ? (
         <EmptyState title="No runs yet" testId="runs-empty">
