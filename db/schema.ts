@@ -172,6 +172,9 @@ export const tasks = sqliteTable(
 export const workerKinds = ["worker", "eval", "dashboard"] as const;
 export type WorkerKind = (typeof workerKinds)[number];
 
+/** A worker's part of its run's concurrency: calls at once in total, and per provider. */
+export type WorkerSlots = { total: number; providers: Record<string, number> };
+
 export const workers = sqliteTable(
   "workers",
   {
@@ -182,6 +185,12 @@ export const workers = sqliteTable(
     runId: text(),
     startedAt: integer({ mode: "timestamp_ms" }).notNull(),
     heartbeatAt: integer({ mode: "timestamp_ms" }).notNull(),
+    /**
+     * Its part of its run's concurrency (in total and per provider), taken in its claims: the parts of
+     * the live workers on a run never add up past the run's limits. Null while it wants none (it holds
+     * no task and found none to claim).
+     */
+    slots: text({ mode: "json" }).$type<WorkerSlots>(),
   },
   (t) => [index("workers_run_id_idx").on(t.runId)],
 );

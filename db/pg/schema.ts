@@ -19,6 +19,7 @@ import type {
   taskStatuses,
   userRoles,
   verdictLabelSources,
+  WorkerSlots,
   workerKinds,
 } from "../schema";
 import { bool01, ctext, jsonText, timestampMs } from "./columns";
@@ -143,6 +144,12 @@ export const workers = pgTable(
     runId: ctext(),
     startedAt: timestampMs().notNull(),
     heartbeatAt: timestampMs().notNull(),
+    /**
+     * Its part of its run's concurrency (in total and per provider), taken in its claims: the parts of
+     * the live workers on a run never add up past the run's limits. Null while it wants none (it holds
+     * no task and found none to claim).
+     */
+    slots: jsonText().$type<WorkerSlots>(),
   },
   (t) => [index("workers_run_id_idx").on(t.runId)],
 );

@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { CaseCriterion } from "@/lib/runs/plan-run";
-import type { SqliteDb } from "../client";
+import type { AnyDb, PgDb, SqliteDb } from "../client";
 import { all, type Op, type OpDb, one, query, rows, tx, write } from "../op";
+import { type PgSampleRow, pgRecordSamples } from "../pg/hot-path";
 import type { NewSample, RunOptions, RunStatus, results, SupersededReason } from "../schema";
 import { requestJobCancel } from "./jobs";
 import { perConnection } from "./statements";
@@ -470,12 +471,21 @@ function* recordManyOp(db: OpDb, items: readonly SampleRecord[]): Op<boolean[]> 
  * Records a finished task: its sample row and the task's status, in one transaction. A task that
  * is no longer pending (a duplicate completion) writes nothing: exactly one sample per task.
  */
-export const recordSample = query(function* (db, s: SampleWrite, cache?: CacheWrite): Op<boolean> {
+const recordSampleOp = query(function* (db, s: SampleWrite, cache?: CacheWrite): Op<boolean> {
   // SQLite: the hot path's prepared statements and transaction (statements above)
   if (db.engine === "sqlite") return stmts(db as unknown as SqliteDb).record(s, cache);
   const [written] = yield* tx(db, (t) => recordManyOp(t, [{ sample: s, cache }]));
   return written;
 });
+
+export function recordSample(db: SqliteDb, s: SampleWrite, cache?: CacheWrite): boolean;
+export function recordSample(db: PgDb, s: SampleWrite, cache?: CacheWrite): Promise<boolean>;
+export function recordSample(db: AnyDb, s: SampleWrite, cache?: CacheWrite): boolean | Promise<boolean>;
+export function recordSample(db: AnyDb, s: SampleWrite, cache?: CacheWrite): boolean | Promise<boolean> {
+  // PostgreSQL: the hot path's one prepared statement (db/pg/hot-path.ts)
+  if (db.engine === "pg") return pgRecordSamples(db, [pgSampleRow({ sample: s, cache })]).then(([w]) => w);
+  return recordSampleOp(db, s, cache);
+}
 
 export type SampleRecord = { sample: SampleWrite; cache?: CacheWrite };
 
@@ -483,10 +493,26 @@ export type SampleRecord = { sample: SampleWrite; cache?: CacheWrite };
  * Records several finished tasks in one commit (each as recordSample does); says for each whether it
  * was written. If the commit fails, nothing of it is stored and the error is thrown.
  */
-export const recordSamples = query(function* (db, items: readonly SampleRecord[]): Op<boolean[]> {
+const recordSamplesOp = query(function* (db, items: readonly SampleRecord[]): Op<boolean[]> {
   if (db.engine === "sqlite") return stmts(db as unknown as SqliteDb).recordMany(items);
   return yield* tx(db, (t) => recordManyOp(t, items));
 });
+
+export function recordSamples(db: SqliteDb, items: readonly SampleRecord[]): boolean[];
+export function recordSamples(db: PgDb, items: readonly SampleRecord[]): Promise<boolean[]>;
+export function recordSamples(db: AnyDb, items: readonly SampleRecord[]): boolean[] | Promise<boolean[]>;
+export function recordSamples(db: AnyDb, items: readonly SampleRecord[]): boolean[] | Promise<boolean[]> {
+  // PostgreSQL: one prepared statement, one round trip (db/pg/hot-path.ts)
+  if (db.engine === "pg")
+    return items.length === 0 ? Promise.resolve([]) : pgRecordSamples(db, items.map(pgSampleRow));
+  return recordSamplesOp(db, items);
+}
+
+/** A judgment as PostgreSQL's hot path takes it (the same columns as sampleRow, and its task's status). */
+function pgSampleRow({ sample, cache }: SampleRecord): PgSampleRow {
+  const failed = Boolean(sample.error) || sample.score === null;
+  return { ...sampleRow(sample), status: failed ? "error" : "done", cache };
+}
 
 export const getCachedResponse = query(function* (
   db,

@@ -6,11 +6,17 @@ import { Limiter } from "../runs/limiter";
  * The one call scheduler: at most `concurrency` model calls at once, and at most
  * `perProviderConcurrency` to any one provider. Runs, reviews and experiments schedule their
  * calls through it; retries, Retry-After and timeouts live in callModel, inside the slot.
+ *
+ * A run worked by several processes gives each its part of the run's limits, which changes as
+ * workers come and go: `setLimits` moves them (a provider not named keeps its limit), and `inFlight`
+ * says how many calls run now, in total and per provider.
  */
 export type CallScheduler = {
   schedule<T>(judge: string, call: () => Promise<T>): Promise<T>;
   readonly concurrency: number;
   readonly perProviderConcurrency: number;
+  setLimits(limits: { total: number; providers: Record<string, number> }): void;
+  inFlight(): { total: number; providers: Record<string, number> };
 };
 
 export function createCallScheduler(limits: {
@@ -19,13 +25,23 @@ export function createCallScheduler(limits: {
 }): CallScheduler {
   const global = new Limiter(limits.concurrency);
   const perProvider = new Map<string, Limiter>();
+  const limiterOf = (provider: string) =>
+    getOrInsert(perProvider, provider, () => new Limiter(limits.perProviderConcurrency));
   return {
     concurrency: limits.concurrency,
     perProviderConcurrency: limits.perProviderConcurrency,
     schedule(judge, call) {
-      const provider = parseJudgeId(judge).provider;
-      const p = getOrInsert(perProvider, provider, () => new Limiter(limits.perProviderConcurrency));
+      const p = limiterOf(parseJudgeId(judge).provider);
       return global.run(() => p.run(call));
+    },
+    setLimits({ total, providers }) {
+      global.setLimit(total);
+      for (const [provider, n] of Object.entries(providers)) limiterOf(provider).setLimit(n);
+    },
+    inFlight() {
+      const providers: Record<string, number> = {};
+      for (const [provider, l] of perProvider) if (l.running > 0) providers[provider] = l.running;
+      return { total: global.running, providers };
     },
   };
 }

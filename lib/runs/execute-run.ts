@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import os from "node:os";
 import type { Db } from "@/db/client";
+import { providerOf } from "@/db/queries/claim-tasks";
 import { claimTasksById, removeWorker, upsertWorker } from "@/db/queries/claims";
 import { getJob } from "@/db/queries/jobs";
 import {
@@ -241,11 +242,12 @@ async function workRun(
     perProviderConcurrency: options.providerConcurrency ?? opts.settings.judging.perProviderConcurrency,
   };
   try {
-    const perform = async (task: Task) => {
+    const perform = async (task: Task, answered: () => void) => {
       const outcome = await performTask(env, task);
+      // its slot is free (the next claim counts it no more); its sample is stored next (on SQLite at
+      // the end of this turn, on PostgreSQL in the writer's next commit), and the task stays pending until then
+      answered();
       if (!outcome) return;
-      // on SQLite the commit is at the end of this turn; on PostgreSQL this task holds its slot
-      // (and its claim counts against the run's limits) until its sample is stored
       const stored = record(task, outcome);
       if (stored) await stored;
     };
@@ -273,8 +275,9 @@ async function workRun(
           db,
           runId,
           workerId: worker.id,
-          slots: options.concurrency,
           limits,
+          scheduler: env.scheduler,
+          providers: liveProviders(options),
           signal,
           group,
           // a batched run: the live part only (judges without a batch API, deterministic criteria),
@@ -309,6 +312,13 @@ async function workRun(
     }
     return "failed";
   }
+}
+
+/** The providers of the judges a run calls live (a batched run's judges with a batch API are not). */
+function liveProviders(options: RunOptions): string[] {
+  const live =
+    options.batch === true ? options.judges.filter((j) => batchProvider(j) === undefined) : options.judges;
+  return [...new Set(live.map(providerOf))];
 }
 
 /** Gives back a worker's unfinished claims (others take them at once) and removes its row. */

@@ -1,17 +1,11 @@
 import os from "node:os";
 import type { AnyDb } from "@/db/client";
-import {
-  beatWorker,
-  type ClaimLimits,
-  claimHolders,
-  claimTasks,
-  liveWorkers,
-  openTasks,
-  removeWorker,
-} from "@/db/queries/claims";
+import { type ClaimLimits, claimTasks, providerOf, takeSlots } from "@/db/queries/claim-tasks";
+import { beatWorker, claimHolders, liveWorkers, openTasks, removeWorker } from "@/db/queries/claims";
 import type { Task } from "@/db/schema";
 import { readEnv } from "../env/registry";
 import { isPidAlive } from "../jobs/runner";
+import type { CallScheduler } from "../jobs/scheduler";
 
 /** A worker's id: its host, its pid and a random part (`host:pid:xyz`), so its liveness can be checked here. */
 export function workerIdOf(random: string, host = os.hostname(), pid = process.pid): string {
@@ -44,22 +38,73 @@ export type PumpOptions = {
   db: AnyDb;
   runId: string;
   workerId: string;
-  /** this process's calls at once */
-  slots: number;
   /** the run's limits over every worker */
   limits: ClaimLimits;
+  /** this worker's calls: each claim sets its part of the run's limits on it */
+  scheduler: Pick<CallScheduler, "setLimits" | "inFlight">;
+  /** the providers of the judges it calls */
+  providers: readonly string[];
   signal: AbortSignal;
   /** only these judges' tasks (the live part of a batched run) */
   judges?: readonly string[];
   /** groups the claimed tasks before they start (prompt caching: one sample first, then the rest) */
-  group?: (tasks: Task[]) => ((perform: (t: Task) => Promise<void>) => Promise<void>)[];
+  group?: (tasks: Task[]) => ((start: (t: Task) => Promise<void>) => Promise<void>)[];
   leaseMs?: number;
   pollMs?: number;
+  /** tasks kept claimed beyond its part, waiting for a slot (default CLAIM_AHEAD) */
+  ahead?: number;
 };
 
-export async function pumpTasks(o: PumpOptions, perform: (t: Task) => Promise<void>): Promise<void> {
+/** Works one claimed task; calls `answered` once the model answered (its slot is free, its sample not yet stored). */
+export type PerformTask = (t: Task, answered: () => void) => Promise<void>;
+
+/**
+ * Tasks a worker keeps claimed beyond its part of the run's concurrency: a call that ends starts the
+ * next at once, from these, while a claim (a write transaction, a round trip on PostgreSQL) refills
+ * them in the background. Another worker finds them taken; they return with the worker's lease.
+ */
+export const CLAIM_AHEAD = 16;
+
+/** Claims are taken once this many tasks can be claimed (a claim is a write transaction). */
+const CLAIM_BATCH = 8;
+
+/** How soon a worker with nothing left, whose run's last tasks others hold, first looks again. */
+const END_POLL_MS = 20;
+
+/** How often a worker asks for its part of the run's limits (they change as workers come and go). */
+const SHARE_MS = 250;
+
+/** How often near the run's end (nothing left to claim). */
+const END_SHARE_MS = 50;
+
+/** How soon a worker with no part yet (others still hold the run's slots) asks again. */
+const PART_RETRY_MS = 25;
+
+type Counts = { total: number; providers: Record<string, number> };
+
+/** More calls in flight than the part allows, in total or for a provider. */
+function exceeds(inFlight: Counts, part: Counts): boolean {
+  if (inFlight.total > part.total) return true;
+  return Object.entries(inFlight.providers).some(([p, n]) => n > (part.providers[p] ?? 0));
+}
+
+/** The calls it may claim: its part and `ahead` more, less what it holds, in total and per provider. */
+function roomFor(part: Counts, held: Counts, ahead: number, providers: readonly string[]): Counts {
+  const of = (mine: number, holds: number) => (mine > 0 ? Math.max(0, mine + ahead - holds) : 0);
+  const room: Counts = { total: of(part.total, held.total), providers: {} };
+  for (const p of providers) room.providers[p] = of(part.providers[p] ?? 0, held.providers[p] ?? 0);
+  return room;
+}
+
+/**
+ * Claims a run's tasks for this worker and works them until none is left to claim and its own are
+ * done: its part of the run's limits (claims.ts) set on its scheduler, `ahead` more claimed to start
+ * as slots free up, its claims' lease renewed while it holds them.
+ */
+export async function pumpTasks(o: PumpOptions, perform: PerformTask): Promise<void> {
   const leaseMs = o.leaseMs ?? readEnv("JURY_TASK_LEASE_MS");
   const pollMs = o.pollMs ?? readEnv("JURY_CLAIM_POLL_MS");
+  const ahead = o.ahead ?? CLAIM_AHEAD;
   const running = new Set<Promise<void>>();
   let failure: { error: unknown } | undefined;
   let wake: (() => void) | undefined;
@@ -88,85 +133,133 @@ export async function pumpTasks(o: PumpOptions, perform: (t: Task) => Promise<vo
   );
   renew.unref?.();
 
-  /** Waits for one of this worker's tasks to end, or pollMs; then for the sample writer's commit. */
-  const idle = async () => {
+  /** Waits for one of this worker's tasks to answer, or `ms`. */
+  const idle = async (ms: number) => {
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, pollMs);
+      const timer = setTimeout(resolve, ms);
       wake = () => {
         clearTimeout(timer);
         resolve();
       };
       if (o.signal.aborted) wake();
     });
-    // a task that just ended is stored at the end of this turn of the event loop (the sample
-    // writer's commit): until then its claim still counts against the run's limits
+    // the answers of this turn are stored at its end (the sample writer): claim after them
     await new Promise<void>((resolve) => setImmediate(resolve));
   };
 
-  // calls claimed and not yet ended (a task waiting in its group holds its claim, and a slot); a
-  // deterministic task calls no model and takes no slot
-  let inFlight = 0;
-  const slot = (t: Task) => (t.judge === "deterministic" ? 0 : 1);
-  const start = (t: Task) =>
-    perform(t).then(
-      () => {
-        inFlight -= slot(t);
-        woken();
-      },
-      (error) => {
-        inFlight -= slot(t);
-        failure ??= { error };
-        woken();
-      },
-    );
+  // its claimed tasks that call a model and have not answered (a deterministic one takes no slot)
+  const held: Counts = { total: 0, providers: {} };
+  const hold = (t: Task, by: 1 | -1) => {
+    if (t.judge === "deterministic") return;
+    const p = providerOf(t.judge);
+    held.total += by;
+    held.providers[p] = (held.providers[p] ?? 0) + by;
+  };
+  const start = (t: Task) => {
+    let answered = false;
+    const answer = () => {
+      if (answered) return;
+      answered = true;
+      hold(t, -1);
+      woken();
+    };
+    return perform(t, answer).then(answer, (error) => {
+      failure ??= { error };
+      answer();
+    });
+  };
   const launch = (tasks: Task[]) => {
-    for (const t of tasks) inFlight += slot(t);
+    for (const t of tasks) hold(t, 1);
     const groups = o.group ? o.group(tasks) : tasks.map((t) => (f: (t: Task) => Promise<void>) => f(t));
     for (const g of groups) {
-      const p: Promise<void> = g(start).finally(() => running.delete(p));
+      // a task ends when its sample is stored: the last one's end may be what the loop waits for
+      const p: Promise<void> = g(start).finally(() => {
+        running.delete(p);
+        woken();
+      });
       running.add(p);
     }
   };
 
-  // claims go in batches of a few slots (a claim is a write transaction): an eighth of the slots, at
-  // most 4, once the first claim filled them
-  const batch = Math.max(1, Math.min(4, Math.floor(o.slots / 8)));
-  // and a few claimed ahead, waiting in the call scheduler (which holds the calls to `slots`), so a
-  // slot that frees starts its next call at once rather than after a claim
-  const capacity = o.slots + 2 * batch;
-  let claimedOnce = false;
+  let part: Counts = { total: 0, providers: {} };
+  let lastShare = Number.NEGATIVE_INFINITY;
+  let lastClaim = Number.NEGATIVE_INFINITY;
+  // whether there is work for it (it assumes so until a claim finds none): it then wants a part
+  let work = true;
+  let waitMs = END_POLL_MS / 2;
+  // its calls in flight are more than its part (its row says them, not its part)
+  let above = false;
+  const shareMs = Math.min(pollMs, SHARE_MS);
   try {
     await freeDeadLocalWorkers(o.db, o.runId);
     while (!o.signal.aborted && !failure) {
       const now = Date.now();
-      const want = capacity - inFlight;
-      if (claimedOnce && running.size > 0 && want < batch) {
-        await idle();
+      // its part of the run's limits, asked for now and then (workers come, go, run out of work), more
+      // often near the run's end (none left to claim: another may have given its part up), while it
+      // has none, and as soon as the calls it ran past a smaller part have ended (its row still says
+      // them, and another worker waits for that part)
+      const inFlight = o.scheduler.inFlight();
+      if (
+        part.total === 0 ||
+        now - lastShare >= (work ? shareMs : Math.min(shareMs, END_SHARE_MS)) ||
+        (above && !exceeds(inFlight, part))
+      ) {
+        part = await takeSlots(o.db, {
+          runId: o.runId,
+          workerId: o.workerId,
+          now: new Date(now),
+          since: new Date(now - leaseMs),
+          limits: o.limits,
+          providers: o.providers,
+          inFlight,
+          wants: work || held.total > 0,
+        });
+        above = exceeds(inFlight, part);
+        lastShare = now;
+        o.scheduler.setLimits(part);
+      }
+      const room = roomFor(part, held, ahead, o.providers);
+      if (room.total >= CLAIM_BATCH || (room.total > 0 && (held.total === 0 || now - lastClaim >= pollMs))) {
+        lastClaim = now;
+        const got = await claimTasks(o.db, {
+          runId: o.runId,
+          workerId: o.workerId,
+          now: new Date(now),
+          until: new Date(now + leaseMs),
+          room,
+          judges: o.judges,
+        });
+        if (got.tasks.length > 0) {
+          work = true;
+          launch(got.tasks);
+          continue;
+        }
+        work = false; // none free for it now
+      } else if (held.total > 0) {
+        // its part is full: wait for an answer, or its next look at its part
+        await idle(Math.max(1, shareMs - (now - lastShare)));
         continue;
       }
-      claimedOnce = true;
-      const got = await claimTasks(o.db, {
-        runId: o.runId,
-        workerId: o.workerId,
-        max: Math.max(0, want),
-        now: new Date(now),
-        until: new Date(now + leaseMs),
-        limits: o.limits,
-        judges: o.judges,
-        fairSince: new Date(now - leaseMs),
-      });
-      if (got.length > 0) {
-        launch(got);
+      if (part.total === 0 && work) {
+        // work is there and the others still hold the run's slots: they give them back as calls end
+        await idle(Math.min(pollMs, PART_RETRY_MS));
         continue;
       }
       if (running.size === 0) {
         const open = await openTasks(o.db, { runId: o.runId, now: new Date() });
         if (open.pending === 0) break;
+        work = open.free > 0;
         // held by others: a dead process of this host gives its claims back now
         if ((await freeDeadLocalWorkers(o.db, o.runId)) > 0) continue;
+        // the others' last tasks end soon (the run's end waits on them) or after a long call: look
+        // again soon, then less and less often, up to pollMs
+        waitMs = Math.min(pollMs, waitMs * 2);
+        await idle(waitMs);
+        continue;
       }
-      // nothing to claim now: wait for one of ours to end, or look again after pollMs
-      await idle();
+      waitMs = END_POLL_MS / 2;
+      // nothing to claim now: wait for one of ours to answer or end, or look again after pollMs
+      await idle(pollMs);
     }
     await Promise.all(running);
   } finally {
