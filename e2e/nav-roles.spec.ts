@@ -7,7 +7,7 @@ import { resetStore, storeEnv } from "./store";
 
 // What a role sees: Settings and Audit in the navigation and the runs page's Judge settings button
 // are an admin's; a viewer and an annotator see neither (and the server refuses the pages anyway); the
-// start-run form is an annotator's.
+// start-run form is an annotator's, and a link to Settings where no judge is enabled an admin's.
 const DB = path.resolve(SCRATCH_DIR, "nav-roles", "jury.db");
 
 function addUser(name: string, role: string): string {
@@ -44,6 +44,13 @@ test("the navigation and the runs page show the admin's entries to admins only @
       const viewer = role === "viewer";
       await expect(page.getByTestId("start-run-form")).toHaveCount(viewer ? 0 : 1);
       await expect(page.getByTestId("start-run-refused")).toHaveCount(viewer ? 1 : 0);
+      // a criterion's playground with no judge enabled says where judges are enabled; only an admin
+      // gets a link there (the others would get a 403)
+      await page.goto(`http://127.0.0.1:${port}/criteria/conciseness`);
+      const none = page.getByTestId("playground-no-judges");
+      await expect(none).toBeVisible();
+      await expect(none.getByRole("link", { name: "Settings" })).toHaveCount(admin ? 1 : 0);
+      if (!admin) await expect(none).toContainText("an admin enables");
       const settings = await page.request.get(`http://127.0.0.1:${port}/settings`);
       expect(settings.status(), `${role} opens /settings`).toBe(admin ? 200 : 403);
       await context.close();

@@ -24,6 +24,8 @@ type Props = {
   defaultN: number;
   /** a deterministic criterion's default parameters, as JSON */
   defaultParams?: string;
+  /** whoever looks may change Settings (an admin): else no link there, only who can */
+  canEditSettings: boolean;
 };
 
 /**
@@ -31,7 +33,14 @@ type Props = {
  * see every sample and the aggregate. What was typed stays after an error (the form is submitted by
  * hand, never reset), the error sits under its field and the first such field takes focus.
  */
-export function PlaygroundForm({ criterionId, type, judges, defaultN, defaultParams }: Props) {
+export function PlaygroundForm({
+  criterionId,
+  type,
+  judges,
+  defaultN,
+  defaultParams,
+  canEditSettings,
+}: Props) {
   const [state, action, pending] = useActionState<TryCriterionState, FormData>(tryCriterionAction, null);
   const [picked, setPicked] = useState<string[]>(() => judges.slice(0, 3));
   const [n, setN] = useState(String(defaultN));
@@ -57,7 +66,15 @@ export function PlaygroundForm({ criterionId, type, judges, defaultN, defaultPar
     <div className="space-y-4">
       <form ref={formRef} onSubmit={onSubmit} noValidate className="space-y-3" data-testid="playground-form">
         <input type="hidden" name="criterionId" value={criterionId} />
-        {llm && <JudgePicks judges={judges} picked={picked} onPick={setPicked} error={errors.judges} />}
+        {llm && (
+          <JudgePicks
+            judges={judges}
+            picked={picked}
+            onPick={setPicked}
+            error={errors.judges}
+            canEditSettings={canEditSettings}
+          />
+        )}
         <div className="grid gap-3 sm:grid-cols-4">
           {llm && (
             <LabelledField id="playground-n" label="N samples per judge (1–10)">
@@ -161,7 +178,9 @@ function JudgePicks({
   picked,
   onPick,
   error,
+  canEditSettings,
 }: {
+  canEditSettings: boolean;
   judges: string[];
   picked: string[];
   onPick: (update: (picked: string[]) => string[]) => void;
@@ -172,11 +191,17 @@ function JudgePicks({
       <legend className="mb-1 text-xs font-medium text-zinc-700">Judges (enabled in Settings)</legend>
       {judges.length === 0 ? (
         <p className="text-sm text-zinc-600" data-testid="playground-no-judges">
-          No judge is enabled: enable a provider and its models in{" "}
-          <Link href="/settings" className="text-indigo-700 underline">
-            Settings
-          </Link>
-          .
+          {canEditSettings ? (
+            <>
+              No judge is enabled: enable a provider and its models in{" "}
+              <Link href="/settings" className="text-indigo-700 underline">
+                Settings
+              </Link>
+              .
+            </>
+          ) : (
+            "No judge is enabled: an admin enables a provider and its models in Settings."
+          )}
         </p>
       ) : (
         <div className="flex flex-wrap gap-x-4 gap-y-1">

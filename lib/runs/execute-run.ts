@@ -204,7 +204,7 @@ async function workRun(
   const warnings = new Set<string>();
   const warn =
     opts.onWarning ?? ((line: string) => process.stderr.write(`jury: provider warning: ${line}\n`));
-  // on PostgreSQL, a promise of the sample's commit (the pump's slot is freed once it is stored)
+  // on PostgreSQL, a promise of the sample's commit (the task ends, and its claim with it, once it is stored)
   const record = (
     task: Task,
     { sample: s, cache, warnings: said }: TaskOutcome,

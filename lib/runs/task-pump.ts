@@ -98,7 +98,7 @@ function roomFor(part: Counts, held: Counts, ahead: number, providers: readonly 
 
 /**
  * Claims a run's tasks for this worker and works them until none is left to claim and its own are
- * done: its part of the run's limits (claims.ts) set on its scheduler, `ahead` more claimed to start
+ * done: its part of the run's limits (claim-tasks.ts) set on its scheduler, `ahead` more claimed to start
  * as slots free up, its claims' lease renewed while it holds them.
  */
 export async function pumpTasks(o: PumpOptions, perform: PerformTask): Promise<void> {

@@ -2,10 +2,12 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
+import { currentActor } from "@/app/guard";
 import { Markdown } from "@/components/criteria/markdown";
 import { PlaygroundForm } from "@/components/criteria/playground-form";
 import { Card, PageTitle } from "@/components/ui/card";
 import { getDb } from "@/db/client";
+import { actionRoles, roleAllows } from "@/lib/auth/roles";
 import { loadProjectCriteria } from "@/lib/criteria/load";
 import { responseJsonSchema } from "@/lib/judging/prompt";
 import { enabledJudges } from "@/lib/settings/providers";
@@ -22,6 +24,7 @@ export default async function CriterionPage({ params }: { params: Promise<{ id: 
   const def = loadProjectCriteria().criteria.get(id);
   if (!def) notFound();
   const settings = await readSettings(getDb());
+  const actor = await currentActor();
   const [lo, hi] = def.scoring.scale;
   const facts: [string, ReactNode][] = [
     ["Type", def.type === "llm" ? "LLM (judged by models)" : "deterministic (code)"],
@@ -70,6 +73,7 @@ export default async function CriterionPage({ params }: { params: Promise<{ id: 
           judges={enabledJudges(settings)}
           defaultN={settings.judging.samples}
           defaultParams={def.type === "deterministic" ? JSON.stringify(def.parameters, null, 2) : undefined}
+          canEditSettings={actor !== null && roleAllows(actor.role, actionRoles.saveSettings)}
         />
       </Card>
 
