@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { CaseCriterion } from "@/lib/runs/plan-run";
 import type { AnyDb, PgDb, SqliteDb } from "../client";
-import { all, type Op, type OpDb, one, query, rows, tx, write } from "../op";
+import { all, type Op, one, query, rows, tx, write } from "../op";
 import { type PgSampleRow, pgRecordSamples } from "../pg/hot-path";
 import type { NewSample, RunOptions, RunStatus, results, SupersededReason } from "../schema";
 import { requestJobCancel } from "./jobs";
@@ -387,10 +387,6 @@ export type SampleWrite = Required<
   };
 type CacheWrite = { key: string; text: string; inputTokens: number; outputTokens: number };
 
-/**
- * One judgment on PostgreSQL, as the SQLite statements' recordOne writes it: the task's status (only
- * a pending task's), its sample and its cached response. Run inside a transaction.
- */
 /** A sample's row as stored (PostgreSQL's path; SQLite's prepared statement writes the same columns). */
 function sampleRow(s: SampleWrite) {
   return {
@@ -421,70 +417,16 @@ function sampleRow(s: SampleWrite) {
 }
 
 /**
- * PostgreSQL: several finished tasks in a few statements, whatever their number (each a round trip):
- * the tasks still pending are marked (done or error) and returned, then their samples and cached
- * responses are inserted, a statement each. A task that is not pending, or appears twice, writes
- * nothing more (exactly one sample per task, as SQLite's statements keep it).
- */
-function* recordManyOp(db: OpDb, items: readonly SampleRecord[]): Op<boolean[]> {
-  const { tasks, samples, responseCache } = db.tables;
-  // a sample with no score failed (as coverage counts it), error or not: the task's count agrees
-  const failed = (s: SampleWrite) => Boolean(s.error) || s.score === null;
-  const claimed = new Set<number>();
-  for (const status of ["done", "error"] as const) {
-    const ids = [
-      ...new Set(items.filter((i) => failed(i.sample) === (status === "error")).map((i) => i.sample.taskId)),
-    ];
-    for (let at = 0; at < ids.length; at += 1000) {
-      const got = yield* all(
-        db
-          .update(tasks)
-          .set({ status })
-          .where(and(inArray(tasks.id, ids.slice(at, at + 1000)), eq(tasks.status, "pending")))
-          .returning({ id: tasks.id }),
-      );
-      for (const r of got) claimed.add(r.id);
-    }
-  }
-  const written = items.map((i) => {
-    const ok = claimed.has(i.sample.taskId);
-    claimed.delete(i.sample.taskId); // a second answer for the same task in this batch writes nothing
-    return ok;
-  });
-  const rowsToWrite = items.filter((_, k) => written[k]);
-  for (let at = 0; at < rowsToWrite.length; at += 500)
-    yield* write(db.insert(samples).values(rowsToWrite.slice(at, at + 500).map((i) => sampleRow(i.sample))));
-  const caches = new Map<string, CacheWrite>();
-  for (const i of rowsToWrite) if (i.cache && !caches.has(i.cache.key)) caches.set(i.cache.key, i.cache);
-  const cacheRows = [...caches.values()].map((c) => ({ ...c, createdAt: new Date() }));
-  for (let at = 0; at < cacheRows.length; at += 500)
-    yield* write(
-      db
-        .insert(responseCache)
-        .values(cacheRows.slice(at, at + 500))
-        .onConflictDoNothing({ target: responseCache.key }),
-    );
-  return written;
-}
-
-/**
  * Records a finished task: its sample row and the task's status, in one transaction. A task that
  * is no longer pending (a duplicate completion) writes nothing: exactly one sample per task.
  */
-const recordSampleOp = query(function* (db, s: SampleWrite, cache?: CacheWrite): Op<boolean> {
-  // SQLite: the hot path's prepared statements and transaction (statements above)
-  if (db.engine === "sqlite") return stmts(db as unknown as SqliteDb).record(s, cache);
-  const [written] = yield* tx(db, (t) => recordManyOp(t, [{ sample: s, cache }]));
-  return written;
-});
-
 export function recordSample(db: SqliteDb, s: SampleWrite, cache?: CacheWrite): boolean;
 export function recordSample(db: PgDb, s: SampleWrite, cache?: CacheWrite): Promise<boolean>;
 export function recordSample(db: AnyDb, s: SampleWrite, cache?: CacheWrite): boolean | Promise<boolean>;
 export function recordSample(db: AnyDb, s: SampleWrite, cache?: CacheWrite): boolean | Promise<boolean> {
-  // PostgreSQL: the hot path's one prepared statement (db/pg/hot-path.ts)
+  // PostgreSQL: one prepared statement (db/pg/hot-path.ts); SQLite: the statements above, in one transaction
   if (db.engine === "pg") return pgRecordSamples(db, [pgSampleRow({ sample: s, cache })]).then(([w]) => w);
-  return recordSampleOp(db, s, cache);
+  return stmts(db as SqliteDb).record(s, cache);
 }
 
 export type SampleRecord = { sample: SampleWrite; cache?: CacheWrite };
@@ -493,19 +435,14 @@ export type SampleRecord = { sample: SampleWrite; cache?: CacheWrite };
  * Records several finished tasks in one commit (each as recordSample does); says for each whether it
  * was written. If the commit fails, nothing of it is stored and the error is thrown.
  */
-const recordSamplesOp = query(function* (db, items: readonly SampleRecord[]): Op<boolean[]> {
-  if (db.engine === "sqlite") return stmts(db as unknown as SqliteDb).recordMany(items);
-  return yield* tx(db, (t) => recordManyOp(t, items));
-});
-
 export function recordSamples(db: SqliteDb, items: readonly SampleRecord[]): boolean[];
 export function recordSamples(db: PgDb, items: readonly SampleRecord[]): Promise<boolean[]>;
 export function recordSamples(db: AnyDb, items: readonly SampleRecord[]): boolean[] | Promise<boolean[]>;
 export function recordSamples(db: AnyDb, items: readonly SampleRecord[]): boolean[] | Promise<boolean[]> {
-  // PostgreSQL: one prepared statement, one round trip (db/pg/hot-path.ts)
+  // PostgreSQL: one prepared statement, one round trip (db/pg/hot-path.ts); SQLite: the statements above
   if (db.engine === "pg")
     return items.length === 0 ? Promise.resolve([]) : pgRecordSamples(db, items.map(pgSampleRow));
-  return recordSamplesOp(db, items);
+  return stmts(db as SqliteDb).recordMany(items);
 }
 
 /** A judgment as PostgreSQL's hot path takes it (the same columns as sampleRow, and its task's status). */

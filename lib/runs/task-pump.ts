@@ -1,11 +1,11 @@
 import os from "node:os";
 import type { AnyDb } from "@/db/client";
-import { type ClaimLimits, claimTasks, providerOf, takeSlots } from "@/db/queries/claim-tasks";
+import { type ClaimLimits, claimTasks, takeSlots } from "@/db/queries/claim-tasks";
 import { beatWorker, claimHolders, liveWorkers, openTasks, removeWorker } from "@/db/queries/claims";
-import type { Task } from "@/db/schema";
 import { readEnv } from "../env/registry";
 import { isPidAlive } from "../jobs/runner";
 import type { CallScheduler } from "../jobs/scheduler";
+import { ClaimedTasks, type Counts, type GroupTasks, type PerformTask } from "./claimed-tasks";
 
 /** A worker's id: its host, its pid and a random part (`host:pid:xyz`), so its liveness can be checked here. */
 export function workerIdOf(random: string, host = os.hostname(), pid = process.pid): string {
@@ -48,15 +48,12 @@ export type PumpOptions = {
   /** only these judges' tasks (the live part of a batched run) */
   judges?: readonly string[];
   /** groups the claimed tasks before they start (prompt caching: one sample first, then the rest) */
-  group?: (tasks: Task[]) => ((start: (t: Task) => Promise<void>) => Promise<void>)[];
+  group?: GroupTasks;
   leaseMs?: number;
   pollMs?: number;
   /** tasks kept claimed beyond its part, waiting for a slot (default CLAIM_AHEAD) */
   ahead?: number;
 };
-
-/** Works one claimed task; calls `answered` once the model answered (its slot is free, its sample not yet stored). */
-export type PerformTask = (t: Task, answered: () => void) => Promise<void>;
 
 /**
  * Tasks a worker keeps claimed beyond its part of the run's concurrency: a call that ends starts the
@@ -79,8 +76,6 @@ const END_SHARE_MS = 50;
 
 /** How soon a worker with no part yet (others still hold the run's slots) asks again. */
 const PART_RETRY_MS = 25;
-
-type Counts = { total: number; providers: Record<string, number> };
 
 /** More calls in flight than the part allows, in total or for a provider. */
 function exceeds(inFlight: Counts, part: Counts): boolean {
@@ -105,81 +100,9 @@ export async function pumpTasks(o: PumpOptions, perform: PerformTask): Promise<v
   const leaseMs = o.leaseMs ?? readEnv("JURY_TASK_LEASE_MS");
   const pollMs = o.pollMs ?? readEnv("JURY_CLAIM_POLL_MS");
   const ahead = o.ahead ?? CLAIM_AHEAD;
-  const running = new Set<Promise<void>>();
-  let failure: { error: unknown } | undefined;
-  let wake: (() => void) | undefined;
-  const woken = () => {
-    wake?.();
-    wake = undefined;
-  };
-  o.signal.addEventListener("abort", woken, { once: true });
-
-  // the claims' lease moves on while this worker holds them: a third of the lease apart
-  const renew = setInterval(
-    () => {
-      const now = Date.now();
-      Promise.resolve(
-        beatWorker(o.db, {
-          id: o.workerId,
-          runId: o.runId,
-          now: new Date(now),
-          until: new Date(now + leaseMs),
-        }),
-      ).catch(() => {
-        // not fatal by itself: a claim that lapses is taken by another worker, whose sample wins or loses by the task's status
-      });
-    },
-    Math.max(50, Math.floor(leaseMs / 3)),
-  );
-  renew.unref?.();
-
-  /** Waits for one of this worker's tasks to answer, or `ms`. */
-  const idle = async (ms: number) => {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      if (o.signal.aborted) wake();
-    });
-    // the answers of this turn are stored at its end (the sample writer): claim after them
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  };
-
-  // its claimed tasks that call a model and have not answered (a deterministic one takes no slot)
-  const held: Counts = { total: 0, providers: {} };
-  const hold = (t: Task, by: 1 | -1) => {
-    if (t.judge === "deterministic") return;
-    const p = providerOf(t.judge);
-    held.total += by;
-    held.providers[p] = (held.providers[p] ?? 0) + by;
-  };
-  const start = (t: Task) => {
-    let answered = false;
-    const answer = () => {
-      if (answered) return;
-      answered = true;
-      hold(t, -1);
-      woken();
-    };
-    return perform(t, answer).then(answer, (error) => {
-      failure ??= { error };
-      answer();
-    });
-  };
-  const launch = (tasks: Task[]) => {
-    for (const t of tasks) hold(t, 1);
-    const groups = o.group ? o.group(tasks) : tasks.map((t) => (f: (t: Task) => Promise<void>) => f(t));
-    for (const g of groups) {
-      // a task ends when its sample is stored: the last one's end may be what the loop waits for
-      const p: Promise<void> = g(start).finally(() => {
-        running.delete(p);
-        woken();
-      });
-      running.add(p);
-    }
-  };
+  const tasks = new ClaimedTasks(perform, o.group, o.signal);
+  const { held, running } = tasks;
+  const renew = renewClaims(o, leaseMs);
 
   let part: Counts = { total: 0, providers: {} };
   let lastShare = Number.NEGATIVE_INFINITY;
@@ -192,7 +115,7 @@ export async function pumpTasks(o: PumpOptions, perform: PerformTask): Promise<v
   const shareMs = Math.min(pollMs, SHARE_MS);
   try {
     await freeDeadLocalWorkers(o.db, o.runId);
-    while (!o.signal.aborted && !failure) {
+    while (!o.signal.aborted && !tasks.failure) {
       const now = Date.now();
       // its part of the run's limits, asked for now and then (workers come, go, run out of work), more
       // often near the run's end (none left to claim: another may have given its part up), while it
@@ -231,18 +154,18 @@ export async function pumpTasks(o: PumpOptions, perform: PerformTask): Promise<v
         });
         if (got.tasks.length > 0) {
           work = true;
-          launch(got.tasks);
+          tasks.launch(got.tasks);
           continue;
         }
         work = false; // none free for it now
       } else if (held.total > 0) {
         // its part is full: wait for an answer, or its next look at its part
-        await idle(Math.max(1, shareMs - (now - lastShare)));
+        await tasks.idle(Math.max(1, shareMs - (now - lastShare)));
         continue;
       }
       if (part.total === 0 && work) {
         // work is there and the others still hold the run's slots: they give them back as calls end
-        await idle(Math.min(pollMs, PART_RETRY_MS));
+        await tasks.idle(Math.min(pollMs, PART_RETRY_MS));
         continue;
       }
       if (running.size === 0) {
@@ -254,17 +177,39 @@ export async function pumpTasks(o: PumpOptions, perform: PerformTask): Promise<v
         // the others' last tasks end soon (the run's end waits on them) or after a long call: look
         // again soon, then less and less often, up to pollMs
         waitMs = Math.min(pollMs, waitMs * 2);
-        await idle(waitMs);
+        await tasks.idle(waitMs);
         continue;
       }
       waitMs = END_POLL_MS / 2;
       // nothing to claim now: wait for one of ours to answer or end, or look again after pollMs
-      await idle(pollMs);
+      await tasks.idle(pollMs);
     }
-    await Promise.all(running);
+    await tasks.settle();
   } finally {
     clearInterval(renew);
-    o.signal.removeEventListener("abort", woken);
+    tasks.close();
   }
-  if (failure) throw failure.error;
+  if (tasks.failure) throw tasks.failure.error;
+}
+
+/** The claims' lease moves on while this worker holds them: a third of the lease apart. */
+function renewClaims(o: PumpOptions, leaseMs: number): NodeJS.Timeout {
+  const renew = setInterval(
+    () => {
+      const now = Date.now();
+      Promise.resolve(
+        beatWorker(o.db, {
+          id: o.workerId,
+          runId: o.runId,
+          now: new Date(now),
+          until: new Date(now + leaseMs),
+        }),
+      ).catch(() => {
+        // not fatal by itself: a claim that lapses is taken by another worker, whose sample wins or loses by the task's status
+      });
+    },
+    Math.max(50, Math.floor(leaseMs / 3)),
+  );
+  renew.unref?.();
+  return renew;
 }
