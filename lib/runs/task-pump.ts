@@ -40,7 +40,7 @@ export type PumpOptions = {
   workerId: string;
   /** the run's limits over every worker */
   limits: ClaimLimits;
-  /** this worker's calls: each claim sets its part of the run's limits on it */
+  /** this worker's calls: its part of the run's limits is set on it each time it asks */
   scheduler: Pick<CallScheduler, "setLimits" | "inFlight">;
   /** the providers of the judges it calls */
   providers: readonly string[];
