@@ -1,5 +1,5 @@
 import type { PgDb } from "../client";
-import type { Task } from "../schema";
+import type { NewSample, Task } from "../schema";
 
 /**
  * PostgreSQL's side of a run's hot path (a claim, a commit of answers), in SQL text written once and
@@ -98,32 +98,9 @@ export const pgClaim = {
   },
 };
 
-/** One judgment to record (runs.ts's SampleRecord, flattened). */
-export type PgSampleRow = {
-  taskId: number;
+/** One judgment to record: its sample's columns (as SQLite's statements write them), its task's status, its cached response. */
+export type PgSampleRow = Required<Omit<NewSample, "id" | "supersededAt" | "supersededReason">> & {
   status: "done" | "error";
-  runId: string;
-  caseId: string;
-  criterionId: string;
-  judge: string;
-  sampleIndex: number;
-  score: number | null;
-  reasoning: string | null;
-  rawText: string | null;
-  latencyMs: number;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  attempts: number;
-  cached: boolean;
-  error: string | null;
-  requestKey: string | null;
-  createdAt: Date;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  reasoningTokens: number;
-  cacheSavedUsd: number;
-  batched: boolean;
   cache?: { key: string; text: string; inputTokens: number; outputTokens: number };
 };
 

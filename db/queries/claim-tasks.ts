@@ -104,7 +104,7 @@ export type ClaimRequest = {
 export type ClaimResult = { tasks: Task[] };
 
 /** How many tasks that call no model (deterministic criteria) one claim takes at most, beside the calls. */
-export const DETERMINISTIC_BATCH = 16;
+const DETERMINISTIC_BATCH = 16;
 
 /**
  * Claims free pending tasks that call a model, in task order, within `room` (in total and per

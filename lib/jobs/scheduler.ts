@@ -13,8 +13,6 @@ import { Limiter } from "../runs/limiter";
  */
 export type CallScheduler = {
   schedule<T>(judge: string, call: () => Promise<T>): Promise<T>;
-  readonly concurrency: number;
-  readonly perProviderConcurrency: number;
   setLimits(limits: { total: number; providers: Record<string, number> }): void;
   inFlight(): { total: number; providers: Record<string, number> };
 };
@@ -28,8 +26,6 @@ export function createCallScheduler(limits: {
   const limiterOf = (provider: string) =>
     getOrInsert(perProvider, provider, () => new Limiter(limits.perProviderConcurrency));
   return {
-    concurrency: limits.concurrency,
-    perProviderConcurrency: limits.perProviderConcurrency,
     schedule(judge, call) {
       const p = limiterOf(parseJudgeId(judge).provider);
       return global.run(() => p.run(call));
